@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/**
+ * Response and payload schemas shared by the server (Fastify's type provider) and the web app
+ * (forms and fetchers). One schema per payload.
+ */
+
+const stepState = z.enum(["Completed", "In progress", "Pending"]);
+
+export const submissionStatusViewSchema = z.object({
+  studentName: z.string(),
+  indexNumber: z.string(),
+  programme: z.string(),
+  contact: z.string().nullable(),
+  status: z.object({
+    awaitingReview: stepState,
+    sentToDepartment: stepState,
+    nominationsReady: stepState,
+    sentToInternal: stepState,
+    sentToExternal: stepState,
+    internalReport: z.string(),
+    externalReport: z.string(),
+    thesisStatus: z.string().nullable(),
+  }),
+});
+
+export const submissionStatusResponseSchema = z.object({ data: submissionStatusViewSchema });
+export type SubmissionStatusResponse = z.infer<typeof submissionStatusResponseSchema>;
+
+export const errorBodySchema = z.object({
+  success: z.literal(false),
+  code: z.string(),
+  message: z.string(),
+  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

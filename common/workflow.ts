@@ -1,0 +1,103 @@
+/**
+ * The thesis workflow as data: stages, examiner states and documents, their labels and order.
+ * Server and web both read this module; nothing else defines the flow.
+ * The order follows the prototype's implied flow (spec section 4): documents submitted, awaiting
+ * review, sent to department, nominations ready, sent to examiners; then each examiner moves from
+ * awaiting to received to report submitted.
+ */
+
+export const SGS_STAGES = [
+  "awaiting_review",
+  "sent_to_department",
+  "nominations_ready",
+  "sent_to_examiners",
+] as const;
+export type SgsStage = (typeof SGS_STAGES)[number];
+
+export const SGS_STAGE_LABELS: Record<SgsStage, string> = {
+  awaiting_review: "Awaiting Review",
+  sent_to_department: "Sent to Department",
+  nominations_ready: "Nominations Ready",
+  sent_to_examiners: "Sent to Examiners",
+};
+
+export const EXAMINER_STATES = ["awaiting", "received", "report_submitted"] as const;
+export type ExaminerState = (typeof EXAMINER_STATES)[number];
+
+export const EXAMINER_STATE_LABELS: Record<ExaminerState, string> = {
+  awaiting: "Awaiting",
+  received: "Received",
+  report_submitted: "Report Submitted",
+};
+
+export const EXAMINERS = ["internal", "external"] as const;
+export type Examiner = (typeof EXAMINERS)[number];
+
+/** The five document items of the prototype's sample list, in its column order. */
+export const DOCUMENTS = [
+  "thesis",
+  "turnitinReport",
+  "supervisorForm",
+  "statementOfResult",
+  "financialClearance",
+] as const;
+export type DocumentItem = (typeof DOCUMENTS)[number];
+
+export const DOCUMENT_LABELS: Record<DocumentItem, string> = {
+  thesis: "Thesis",
+  turnitinReport: "Turnitin report",
+  supervisorForm: "Supervisor form",
+  statementOfResult: "Statement of Result",
+  financialClearance: "Financial Clearance",
+};
+
+export const SUBMITTED_LABEL = "Submitted";
+
+export function sgsStageFromLabel(label: string): SgsStage | null {
+  return labelLookup(SGS_STAGE_LABELS, label);
+}
+
+export function examinerStateFromLabel(label: string): ExaminerState | null {
+  return labelLookup(EXAMINER_STATE_LABELS, label);
+}
+
+function labelLookup<K extends string>(labels: Record<K, string>, label: string): K | null {
+  const wanted = label.trim().toLowerCase();
+  for (const [key, value] of Object.entries(labels) as [K, string][]) {
+    if (value.toLowerCase() === wanted || key === wanted) return key;
+  }
+  return null;
+}
+
+/** Position in the flow; null (not started) sorts before every stage. */
+export function sgsStageRank(stage: SgsStage | null): number {
+  return stage === null ? -1 : SGS_STAGES.indexOf(stage);
+}
+
+export function examinerStateRank(state: ExaminerState | null): number {
+  return state === null ? -1 : EXAMINER_STATES.indexOf(state);
+}
+
+export type MoveKind = "unchanged" | "next" | "skip" | "reverse";
+
+/**
+ * Classifies a move along an ordered flow: one step forward is the normal move; anything else
+ * (skipping ahead, going back, clearing) must be confirmed by the administrator and is recorded
+ * as such.
+ */
+export function classifyMove(fromRank: number, toRank: number): MoveKind {
+  if (toRank === fromRank) return "unchanged";
+  if (toRank === fromRank + 1) return "next";
+  return toRank > fromRank ? "skip" : "reverse";
+}
+
+export function classifySgsMove(from: SgsStage | null, to: SgsStage | null): MoveKind {
+  return classifyMove(sgsStageRank(from), sgsStageRank(to));
+}
+
+export function classifyExaminerMove(
+  from: ExaminerState | null,
+  to: ExaminerState | null,
+): MoveKind {
+  return classifyMove(examinerStateRank(from), examinerStateRank(to));
+}

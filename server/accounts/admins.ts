@@ -1,0 +1,79 @@
+import { MIN_ADMIN_PASSWORD_LENGTH } from "../config.js";
+import { nowIso, type Db } from "../db/database.js";
+import { isUniqueViolation } from "../db/dialect.js";
+import { conflict, validationError } from "../errors.js";
+import { hashSecret } from "./passwords.js";
+
+export interface NewAdmin {
+  name: string | null;
+  email: string;
+  password: string;
+}
+
+/** Creates an administrator; used by the start-up bootstrap, the CLI and the new_user_entry form. */
+export async function createAdmin(
+  db: Db,
+  admin: NewAdmin,
+  actorUserId: number | null = null,
+): Promise<number> {
+  const email = admin.email.trim().toLowerCase();
+  if (admin.password.length < MIN_ADMIN_PASSWORD_LENGTH) {
+    throw validationError("password", `must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters`);
+  }
+  const passwordHash = await hashSecret(admin.password);
+  const at = nowIso();
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("users")
+        .values({
+          email,
+          name: admin.name?.trim() || null,
+          role: "admin",
+          password_hash: passwordHash,
+          active: 1,
+          failed_sign_ins: 0,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("audit_log")
+        .values({
+          at,
+          event: "admin.created",
+          actor_user_id: actorUserId,
+          subject: email,
+          ip: null,
+          details: null,
+        })
+        .execute();
+      return row.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw conflict("An account with this email already exists.", [
+        { field: "email", message: "is already in use" },
+      ]);
+    }
+    throw error;
+  }
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const { count } = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("role", "=", "admin")
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  return db
+    .selectFrom("users")
+    .select(["id", "role"])
+    .where("email", "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+}

@@ -1,0 +1,239 @@
+import fs from "node:fs";
+import path from "node:path";
+import cookie from "@fastify/cookie";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import { createDatabase, type Db } from "./db/database.js";
+import { AppError, type ErrorBody, type FieldError } from "./errors.js";
+import { authPlugin } from "./auth/plugin.js";
+import { healthRoutes } from "./health/routes.js";
+import { accountRoutes } from "./accounts/routes.js";
+import { submissionRoutes } from "./submissions/routes.js";
+import { messageRoutes } from "./messages/routes.js";
+import { contactRoutes } from "./contact/routes.js";
+import { adminRoutes } from "./admin/routes.js";
+import { resolveFromRoot } from "./paths.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+  }
+}
+
+export interface AppOptions {
+  /** A database opened by the caller (tests, the server entry point); otherwise opened from config. */
+  db?: Db;
+  /** Where the built SPA lives; defaults to dist/web. Tests point it elsewhere or leave it missing. */
+  webRoot?: string;
+}
+
+/** Builds the app without listening: server.ts listens, tests use app.inject. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const ownsDb = options.db === undefined;
+  const db = options.db ?? createDatabase(config.database);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Secrets never reach the log: tokens, cookies and every password-like field.
+      redact: {
+        paths: [
+          "req.headers.authorization",
+          "req.headers.cookie",
+          'res.headers["set-cookie"]',
+          "*.password",
+          "*.passcode",
+          "*.token",
+        ],
+        censor: "[redacted]",
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Request ids in logs; never echo the client's own.
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate("db", db);
+  app.decorate("config", config);
+  if (ownsDb) app.addHook("onClose", async () => db.destroy());
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: config.secure ? { maxAge: 31536000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      success: false,
+      code: "rate_limited",
+      message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+    }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "ETS Tracking API",
+        version: "1.0.0",
+        description: "Thesis submission tracking",
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(authPlugin, { db, config });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = toErrorResponse(error);
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    else request.log.info({ code: body.code, status }, body.message);
+    return reply.code(status).send(body);
+  });
+
+  await app.register(
+    async (api) => {
+      api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+      await api.register(healthRoutes);
+      await api.register(accountRoutes);
+      await api.register(submissionRoutes);
+      await api.register(messageRoutes);
+      await api.register(contactRoutes);
+      await api.register(adminRoutes);
+    },
+    { prefix: "/api" },
+  );
+
+  const webRoot = options.webRoot ?? resolveFromRoot("dist", "web");
+  const hasWeb = fs.existsSync(path.join(webRoot, "index.html"));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    if (url.startsWith("/api/") || url === "/api" || !["GET", "HEAD"].includes(request.method)) {
+      return reply
+        .code(404)
+        .send({ success: false, code: "not_found", message: "Not found." } satisfies ErrorBody);
+    }
+    if (!hasWeb) {
+      return reply
+        .code(404)
+        .type("text/plain")
+        .send("The web app is not built. Run `npm run build` (npm start does it for you).");
+    }
+    // History fallback: every other page is the SPA's; its router renders 'Page not Found!'.
+    return reply.header("cache-control", "no-cache").sendFile("index.html");
+  });
+
+  return app;
+}
+
+function toErrorResponse(error: FastifyError | AppError): { status: number; body: ErrorBody } {
+  if (error instanceof AppError) {
+    return {
+      status: error.statusCode,
+      body: {
+        success: false,
+        code: error.code,
+        message: error.message,
+        ...(error.fields.length > 0 ? { fields: error.fields } : {}),
+      },
+    };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fields: FieldError[] = error.validation.map((issue) => ({
+      field: fieldName(issue.instancePath, issue.params),
+      message: issue.message ?? "is invalid",
+    }));
+    const where = error.validationContext === "body" ? "" : `${error.validationContext} `;
+    return {
+      status: 400,
+      body: {
+        success: false,
+        code: "validation",
+        message: fields.map((f) => `${where}${f.field}: ${f.message}`).join("; "),
+        fields,
+      },
+    };
+  }
+  if (isResponseSerializationError(error)) {
+    return {
+      status: 500,
+      body: {
+        success: false,
+        code: "internal",
+        message: "Something went wrong on our side. Please try again.",
+      },
+    };
+  }
+  const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+  if (status === 429) {
+    return {
+      status,
+      body: {
+        success: false,
+        code: "rate_limited",
+        message: error.message || "Too many requests.",
+      },
+    };
+  }
+  if (status >= 400 && status < 500) {
+    const message =
+      error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError
+        ? "The request body is not valid JSON."
+        : error.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+          ? "The request is too large."
+          : error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+            ? "Unsupported content type."
+            : error.message;
+    const code = status === 413 ? "payload_too_large" : status === 404 ? "not_found" : "validation";
+    return { status, body: { success: false, code, message } };
+  }
+  return {
+    status: 500,
+    body: {
+      success: false,
+      code: "internal",
+      message: "Something went wrong on our side. Please try again.",
+    },
+  };
+}
+
+function fieldName(instancePath: string, params: unknown): string {
+  const fromPath = instancePath.replace(/^\//, "").replace(/\//g, ".");
+  if (fromPath) return fromPath;
+  const missing = (params as { missingProperty?: string } | undefined)?.missingProperty;
+  return missing ?? "body";
+}

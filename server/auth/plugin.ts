@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { Config } from "../config.js";
+import type { Db } from "../db/database.js";
+import { AppError, forbidden, unauthorized } from "../errors.js";
+import { SESSION_COOKIE, findSessionUser, type SessionUser } from "./session.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in user, or null. Set for every request before any handler runs. */
+    user: SessionUser | null;
+    /** How the session token arrived: cookie-authenticated writes need a same-origin check. */
+    authVia: "cookie" | "bearer" | null;
+  }
+}
+
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Resolves the session for every request and guards cookie-authenticated writes against
+ * cross-site requests by checking Origin (or Referer) against this site's own origin.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Db; config: Config }) => {
+    const publicOrigin = new URL(opts.config.publicUrl).origin;
+    app.decorateRequest("user", null);
+    app.decorateRequest("authVia", null);
+
+    app.addHook("onRequest", async (request) => {
+      if (!request.url.startsWith("/api/")) return;
+      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
+      const cookie = request.cookies[SESSION_COOKIE];
+      const token = bearer ?? cookie;
+      if (token && token.length <= 200) {
+        request.user = await findSessionUser(opts.db, token);
+        if (request.user) request.authVia = bearer ? "bearer" : "cookie";
+      }
+
+      if (UNSAFE_METHODS.has(request.method)) {
+        const origin = requestOrigin(request);
+        const sameSite =
+          origin === null || origin === publicOrigin || origin === hostOrigin(request);
+        // A cookie rides along on cross-site requests; a bearer token never does.
+        if (!sameSite || (origin === null && request.authVia === "cookie")) {
+          throw new AppError("forbidden", "Cross-site request refused.");
+        }
+      }
+    });
+  },
+  { name: "ets-auth", dependencies: ["@fastify/cookie"] },
+);
+
+function requestOrigin(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  if (origin && origin !== "null") return origin;
+  const referer = request.headers.referer;
+  if (referer) {
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return "invalid";
+    }
+  }
+  return null;
+}
+
+function hostOrigin(request: FastifyRequest): string | null {
+  const host = request.headers.host;
+  return host ? `${request.protocol}://${host}` : null;
+}
+
+/** preHandler: any signed-in user. */
+export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.user) throw unauthorized();
+}
+
+/** preHandler: an administrator; a signed-in student gets 403, nobody 401. */
+export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.user) throw unauthorized();
+  if (request.user.role !== "admin") throw forbidden();
+}
+
+/** The signed-in user; call only behind requireUser or requireAdmin. */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { ConfigError, loadConfig } from "./config.js";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("configuration", () => {
+  it("defaults to SQLite under ./data, port 3000 on 127.0.0.1, sample data on", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.database).toEqual({ kind: "sqlite", path: path.resolve("data/ets.sqlite") });
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.sampleData).toBe(true);
+    expect(config.smtpUrl).toBeNull();
+    expect(config.admin).toBeNull();
+  });
+
+  it("selects PostgreSQL for postgres:// and postgresql:// URLs", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://u@h:5432/d" }).database.kind).toBe("postgres");
+    expect(loadConfig({ DATABASE_URL: "postgresql://u@h/d" }).database.kind).toBe("postgres");
+  });
+
+  it("names PORT when it is not a number", () => {
+    const problems = problemsOf({ PORT: "abc" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^PORT /);
+  });
+
+  it("names DATABASE_URL when the scheme is unsupported", () => {
+    expect(problemsOf({ DATABASE_URL: "mysql://x" })[0]).toMatch(/^DATABASE_URL /);
+  });
+
+  it("reports every bad variable at once", () => {
+    const problems = problemsOf({ PORT: "70000", SMTP_URL: "http://x", ETS_SAMPLE_DATA: "maybe" });
+    expect(problems.map((p) => p.split(" ")[0]).sort()).toEqual([
+      "ETS_SAMPLE_DATA",
+      "PORT",
+      "SMTP_URL",
+    ]);
+  });
+
+  it("turns sample data off by default in production", () => {
+    expect(loadConfig({ NODE_ENV: "production" }).sampleData).toBe(false);
+    expect(loadConfig({ NODE_ENV: "production", ETS_SAMPLE_DATA: "on" }).sampleData).toBe(true);
+  });
+
+  it("requires the bootstrap administrator's email and password together, and a long password", () => {
+    expect(problemsOf({ ETS_ADMIN_EMAIL: "a@b.edu" })[0]).toMatch(
+      /ETS_ADMIN_EMAIL and ETS_ADMIN_PASSWORD/,
+    );
+    expect(problemsOf({ ETS_ADMIN_EMAIL: "a@b.edu", ETS_ADMIN_PASSWORD: "short" })[0]).toMatch(
+      /ETS_ADMIN_PASSWORD/,
+    );
+    const config = loadConfig({
+      ETS_ADMIN_EMAIL: "Boss@B.edu",
+      ETS_ADMIN_PASSWORD: "a-long-passcode",
+    });
+    expect(config.admin).toEqual({ email: "boss@b.edu", password: "a-long-passcode" });
+  });
+
+  it("marks https public URLs secure and parses student email domains", () => {
+    const config = loadConfig({
+      PUBLIC_URL: "https://ets.school.edu/",
+      ETS_STUDENT_EMAIL_DOMAINS: "st.school.edu, @school.edu",
+    });
+    expect(config.secure).toBe(true);
+    expect(config.publicUrl).toBe("https://ets.school.edu");
+    expect(config.studentEmailDomains).toEqual(["st.school.edu", "school.edu"]);
+  });
+});

@@ -1,0 +1,171 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads process.env. Everything else receives a Config.
+ * Each bad variable is named in the error so a start fails with a readable line.
+ */
+
+export type DatabaseConfig = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
+
+export interface Config {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** true when PUBLIC_URL is https: cookies get Secure and responses HSTS. */
+  secure: boolean;
+  database: DatabaseConfig;
+  smtpUrl: string | null;
+  mailFrom: string;
+  contactEmail: string | null;
+  admin: { email: string; password: string } | null;
+  sampleData: boolean;
+  studentEmailDomains: string[];
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  trustProxy: boolean;
+  reportOverdueDays: number;
+  /** Whether the mail worker runs inside the server (tests drive it by hand). */
+  mailWorker: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join("; ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(["development", "production", "test"]).default("development"),
+  ),
+  PORT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number between 1 and 65535")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 65535, "must be a whole number between 1 and 65535")
+      .default(3000),
+  ),
+  HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
+  PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^https?:\/\/[^/\s]+/.test(v), "must be an http:// or https:// address")
+      .optional(),
+  ),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine(
+        (v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v),
+        "must be sqlite:<path> or postgres://user@host:port/database",
+      )
+      .default("sqlite:./data/ets.sqlite"),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\/.+/.test(v), "must look like smtp://user:pass@host:port")
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z.string().default("ETS Tracking <no-reply@ets.local>"),
+  ),
+  ETS_CONTACT_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
+  ETS_ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
+  ETS_ADMIN_PASSWORD: optionalString,
+  ETS_SAMPLE_DATA: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).optional()),
+  ETS_STUDENT_EMAIL_DOMAINS: optionalString,
+  ETS_REPORT_OVERDUE_DAYS: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^\d+$/, "must be a whole number of days").transform(Number).default(30),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("false")),
+});
+
+export const MIN_ADMIN_PASSWORD_LENGTH = 12;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+
+  if ((e.ETS_ADMIN_EMAIL === undefined) !== (e.ETS_ADMIN_PASSWORD === undefined)) {
+    problems.push("ETS_ADMIN_EMAIL and ETS_ADMIN_PASSWORD must be set together");
+  }
+  if (
+    e.ETS_ADMIN_PASSWORD !== undefined &&
+    e.ETS_ADMIN_PASSWORD.length < MIN_ADMIN_PASSWORD_LENGTH
+  ) {
+    problems.push(`ETS_ADMIN_PASSWORD must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters`);
+  }
+  const domains = (e.ETS_STUDENT_EMAIL_DOMAINS ?? "")
+    .split(",")
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
+    .filter((d) => d.length > 0);
+  for (const d of domains) {
+    if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) {
+      problems.push(`ETS_STUDENT_EMAIL_DOMAINS has an invalid domain "${d}"`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    secure: publicUrl.startsWith("https://"),
+    database: parseDatabaseUrl(e.DATABASE_URL),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    contactEmail: e.ETS_CONTACT_EMAIL ?? null,
+    admin:
+      e.ETS_ADMIN_EMAIL && e.ETS_ADMIN_PASSWORD
+        ? { email: e.ETS_ADMIN_EMAIL.toLowerCase(), password: e.ETS_ADMIN_PASSWORD }
+        : null,
+    sampleData: e.ETS_SAMPLE_DATA ? e.ETS_SAMPLE_DATA === "on" : e.NODE_ENV !== "production",
+    studentEmailDomains: domains,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === "true",
+    reportOverdueDays: e.ETS_REPORT_OVERDUE_DAYS,
+    mailWorker: true,
+  };
+}
+
+function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (url.startsWith("sqlite:")) {
+    const file = url.slice("sqlite:".length);
+    return { kind: "sqlite", path: file === ":memory:" ? file : path.resolve(file) };
+  }
+  return { kind: "postgres", url };
+}
+
+/** Test-only settings, read here so no other module touches process.env. */
+export function readTestEnv(env: Record<string, string | undefined> = process.env) {
+  return {
+    databaseUrl: env.TEST_DATABASE_URL?.trim() || null,
+    browserPath: env.ETS_CHROMIUM_PATH?.trim() || env.CHROMIUM_PATH?.trim() || null,
+  };
+}

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { DatabaseConfig } from "../config.js";
+import type { Database } from "./schema.js";
+import { migrationProvider } from "./migrations/index.js";
+
+export type Db = Kysely<Database>;
+
+// PostgreSQL returns bigint (count(*)) as text by default; our counts fit in a JS number.
+pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+
+export function createDatabase(config: DatabaseConfig): Db {
+  if (config.kind === "postgres") {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: config.url, max: 10 }),
+      }),
+    });
+  }
+  if (config.path !== ":memory:") fs.mkdirSync(path.dirname(config.path), { recursive: true });
+  const sqlite = new SQLite(config.path);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(
+      `Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+export async function isDatabaseReachable(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One clock for stored times: ISO-8601 UTC strings sort and compare the same in both dialects. */
+export function nowIso(now: Date = new Date()): string {
+  return now.toISOString();
+}

@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from "kysely";
+import * as m001 from "./001_initial.js";
+
+/**
+ * Migrations are listed here rather than read from the folder, so the same list works from
+ * TypeScript sources (tests, tsx) and from the compiled build. Names sort in the order they run.
+ */
+const migrations: Record<string, Migration> = {
+  "001_initial": m001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,152 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * Table types. Row types stay inside repositories: services and routes see domain objects.
+ * Times are ISO-8601 UTC strings and booleans are 0/1 integers in both dialects, so SQLite and
+ * PostgreSQL return the same values and one code path serves both (docs/decisions/002).
+ */
+
+type Bool = number;
+
+export interface SubmissionsTable {
+  id: Generated<number>;
+  student_name: string;
+  index_number: string;
+  programme: string;
+  contact: string | null;
+  student_email: string | null;
+  thesis_submitted: Bool;
+  thesis_received_on: string | null;
+  turnitin_report_submitted: Bool;
+  turnitin_report_received_on: string | null;
+  supervisor_form_submitted: Bool;
+  supervisor_form_received_on: string | null;
+  statement_of_result_submitted: Bool;
+  statement_of_result_received_on: string | null;
+  financial_clearance_submitted: Bool;
+  financial_clearance_received_on: string | null;
+  sgs_stage: string | null;
+  internal_examiner: string | null;
+  external_examiner: string | null;
+  thesis_status: string | null;
+  effective_date: string | null;
+  created_at: string;
+  updated_at: string;
+  version: ColumnType<number, number | undefined, number>;
+}
+
+export interface SubmissionEventsTable {
+  id: Generated<number>;
+  submission_id: number;
+  actor_user_id: number | null;
+  at: string;
+  field: string;
+  from_value: string | null;
+  to_value: string | null;
+  /** "next", "skip", "reverse", "edit", "create", "import", "bulk". */
+  kind: string;
+  /** 1 when the administrator confirmed a move that skips or reverses the flow. */
+  confirmed_out_of_order: Bool;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  index_number: string | null;
+  name: string | null;
+  role: "student" | "admin";
+  password_hash: string | null;
+  active: Bool;
+  failed_sign_ins: number;
+  locked_until: string | null;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LoginCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  persistent: Bool;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  /** Template name and its parameters (JSON), e.g. the sign-up code mail. */
+  template: string;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  event: string;
+  actor_user_id: number | null;
+  subject: string | null;
+  ip: string | null;
+  details: string | null;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  /** null: a broadcast shown in every student's Messages tab. */
+  submission_id: number | null;
+  title: string | null;
+  body: string;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface MessageReadsTable {
+  message_id: number;
+  user_id: number;
+  read_at: string;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  email: string;
+  message: string;
+  created_at: string;
+  handled_at: string | null;
+}
+
+export interface Database {
+  submissions: SubmissionsTable;
+  submission_events: SubmissionEventsTable;
+  users: UsersTable;
+  login_codes: LoginCodesTable;
+  sessions: SessionsTable;
+  outbox: OutboxTable;
+  audit_log: AuditLogTable;
+  messages: MessagesTable;
+  message_reads: MessageReadsTable;
+  contact_messages: ContactMessagesTable;
+}
+
+export type SubmissionRow = Selectable<SubmissionsTable>;
+export type NewSubmissionRow = Insertable<SubmissionsTable>;
+export type SubmissionRowUpdate = Updateable<SubmissionsTable>;
+export type UserRow = Selectable<UsersTable>;

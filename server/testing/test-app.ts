@@ -1,0 +1,111 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import fs from "node:fs";
+import pg from "pg";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../app.js";
+import { loadConfig, readTestEnv, type Config } from "../config.js";
+import { createDatabase, migrateToLatest, type Db } from "../db/database.js";
+
+/**
+ * Tests run against a real, fresh database: a temporary SQLite file by default, or a new
+ * PostgreSQL database per test file when TEST_DATABASE_URL points at a PostgreSQL server.
+ */
+export interface TestDatabase {
+  db: Db;
+  url: string;
+  kind: "sqlite" | "postgres";
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = readTestEnv().databaseUrl;
+  if (serverUrl && /^postgres(ql)?:\/\//.test(serverUrl)) {
+    const name = `ets_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const db = createDatabase({ kind: "postgres", url: url.toString() });
+    await migrateToLatest(db);
+    return {
+      db,
+      url: url.toString(),
+      kind: "postgres",
+      drop: async () => {
+        await db.destroy();
+        const client = new pg.Client({ connectionString: serverUrl });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-test-"));
+  const file = path.join(dir, "test.sqlite");
+  const db = createDatabase({ kind: "sqlite", path: file });
+  await migrateToLatest(db);
+  return {
+    db,
+    url: `sqlite:${file}`,
+    kind: "sqlite",
+    drop: async () => {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function testConfig(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Config {
+  return {
+    ...loadConfig({
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      ETS_SAMPLE_DATA: "off",
+      PUBLIC_URL: "http://localhost:3000",
+      ...env,
+    }),
+    mailWorker: false,
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig({ DATABASE_URL: database.url, ...env }, overrides);
+  const app = await buildApp(config, {
+    db: database.db,
+    webRoot: path.join(os.tmpdir(), "ets-no-web"),
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    database,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Headers a same-origin browser sends with a write; cookie-authenticated writes need Origin. */
+export const SAME_ORIGIN = { origin: "http://localhost:3000" };
