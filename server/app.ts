@@ -24,6 +24,7 @@ import { submissionRoutes } from "./submissions/routes.js";
 import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
+import { dashboardRoutes } from "./dashboard/routes.js";
 import { resolveFromRoot } from "./paths.js";
 
 declare module "fastify" {
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(messageRoutes);
       await api.register(contactRoutes);
       await api.register(adminRoutes);
+      await api.register(dashboardRoutes);
     },
     { prefix: "/api" },
   );
