@@ -1,0 +1,87 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { ApiError, api } from "./api-client.js";
+
+/**
+ * Who is signed in. The server's session (HttpOnly cookie) is the truth, read through GET /api/me.
+ * Browser storage keeps only role and index number, as the prototype did, so the top bar can render
+ * before /api/me answers; it never grants access.
+ */
+export type Role = "student" | "admin";
+
+export interface Me {
+  id: number;
+  email: string;
+  name: string | null;
+  role: Role;
+  indexNumber: string | null;
+  hasPassword?: boolean;
+}
+
+const ROLE_KEY = "role";
+const INDEX_KEY = "indexNumber";
+
+export const meQuery = queryOptions({
+  queryKey: ["me"],
+  queryFn: async (): Promise<Me | null> => {
+    try {
+      const { user } = await api.get<{ user: Me }>("/me");
+      rememberSession(user);
+      return user;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        forgetSession();
+        return null;
+      }
+      throw error;
+    }
+  },
+  staleTime: 60_000,
+});
+
+export function useMe() {
+  return useQuery(meQuery);
+}
+
+export function rememberSession(user: { role: Role; indexNumber: string | null }): void {
+  try {
+    localStorage.setItem(ROLE_KEY, user.role);
+    if (user.indexNumber) localStorage.setItem(INDEX_KEY, user.indexNumber);
+    else localStorage.removeItem(INDEX_KEY);
+  } catch {
+    // Storage may be unavailable (private mode); the server session still works.
+  }
+}
+
+export function forgetSession(): void {
+  try {
+    localStorage.removeItem(ROLE_KEY);
+    localStorage.removeItem(INDEX_KEY);
+    localStorage.removeItem("token");
+  } catch {
+    // Nothing stored, nothing to forget.
+  }
+}
+
+export function storedRole(): Role | null {
+  try {
+    const role = localStorage.getItem(ROLE_KEY);
+    return role === "admin" || role === "student" ? role : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Ends the server session, removes the stored values, goes home and reloads (the prototype's logout). */
+export async function logout(): Promise<void> {
+  try {
+    await api.post("/logout");
+  } catch {
+    // Even if the server is unreachable, the browser forgets the session.
+  }
+  forgetSession();
+  window.location.assign("/");
+}
+
+export function homeFor(role: Role): string {
+  return role === "admin" ? "/admin" : "/dashboard";
+}
