@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startSmtpPeer } from "../../server/testing/smtp-peer.js";
+import { resolveFromRoot } from "../../server/paths.js";
+import { writeState } from "./state.js";
+
+export const E2E_PORT = 3900;
+
+/**
+ * Starts the real server (built, on a fresh SQLite file with the sample data) as one process, and
+ * a real SMTP peer that writes every received mail into a folder the tests read. Returns the
+ * teardown, which stops both; the server is stopped by its PID.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const entry = resolveFromRoot("dist", "server", "server.js");
+  if (!fs.existsSync(entry) || !fs.existsSync(resolveFromRoot("dist", "web", "index.html"))) {
+    throw new Error("The app is not built: run `npm run build` before the browser tests.");
+  }
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "ets-e2e-"));
+  const mailDir = path.join(work, "mail");
+  fs.mkdirSync(mailDir);
+  let counter = 0;
+  const smtp = await startSmtpPeer({
+    onMail: (mail) => {
+      counter += 1;
+      fs.writeFileSync(
+        path.join(mailDir, `${String(counter).padStart(5, "0")}.json`),
+        JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, receivedAt: mail.receivedAt }),
+      );
+    },
+  });
+
+  const admin = { email: "registrar@sgs.test", password: "e2e-admin-passcode" };
+  const contactEmail = "sgs-office@sgs.test";
+  const baseUrl = `http://127.0.0.1:${E2E_PORT}`;
+  const server = spawn(process.execPath, [entry], {
+    cwd: resolveFromRoot(),
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "test",
+      PORT: String(E2E_PORT),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: baseUrl,
+      DATABASE_URL: `sqlite:${path.join(work, "ets.sqlite")}`,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "ETS Tracking <no-reply@sgs.test>",
+      ETS_CONTACT_EMAIL: contactEmail,
+      ETS_ADMIN_EMAIL: admin.email,
+      ETS_ADMIN_PASSWORD: admin.password,
+      ETS_SAMPLE_DATA: "on",
+      LOG_LEVEL: "warn",
+      ...E2E_SERVER_ENV,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (!server.pid) throw new Error("Could not start the server for the browser tests");
+
+  await waitForHealth(`${baseUrl}/api/health`, server);
+  writeState({ baseUrl, mailDir, serverPid: server.pid, smtpPort: smtp.port, admin, contactEmail });
+
+  return async () => {
+    await new Promise<void>((resolve) => {
+      if (server.exitCode !== null) return resolve();
+      server.once("exit", () => resolve());
+      process.kill(server.pid!, "SIGTERM");
+      setTimeout(() => {
+        if (server.exitCode === null) process.kill(server.pid!, "SIGKILL");
+      }, 5000).unref();
+    });
+    await smtp.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  };
+}
+
+/**
+ * The browser suite signs in many times from one address within minutes; these settings raise the
+ * per-address limits for it (the limits themselves are proven by the API tests).
+ */
+const E2E_SERVER_ENV: Record<string, string> = {};
+
+async function waitForHealth(url: string, server: ReturnType<typeof spawn>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode} before it was ready`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`The server did not answer ${url} within 30 s`);
+}
