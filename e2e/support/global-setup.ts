@@ -27,7 +27,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       counter += 1;
       fs.writeFileSync(
         path.join(mailDir, `${String(counter).padStart(5, "0")}.json`),
-        JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, receivedAt: mail.receivedAt }),
+        JSON.stringify({
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          receivedAt: mail.receivedAt,
+        }),
       );
     },
   });
@@ -38,7 +43,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const server = spawn(process.execPath, [entry], {
     cwd: resolveFromRoot(),
     env: {
-      PATH: process.env.PATH ?? "",
       NODE_ENV: "test",
       PORT: String(E2E_PORT),
       HOST: "127.0.0.1",
@@ -83,7 +87,8 @@ const E2E_SERVER_ENV: Record<string, string> = {};
 async function waitForHealth(url: string, server: ReturnType<typeof spawn>): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode} before it was ready`);
+    if (server.exitCode !== null)
+      throw new Error(`The server exited with code ${server.exitCode} before it was ready`);
     try {
       const res = await fetch(url);
       if (res.ok) return;

@@ -18,7 +18,11 @@ export function allMail(): E2EMail[] {
 }
 
 /** Waits for a mail to `to` that matches, as received by the real SMTP peer. */
-export async function waitForMail(to: string, match: (mail: E2EMail) => boolean = () => true, timeoutMs = 15_000): Promise<E2EMail> {
+export async function waitForMail(
+  to: string,
+  match: (mail: E2EMail) => boolean = () => true,
+  timeoutMs = 15_000,
+): Promise<E2EMail> {
   const deadline = Date.now() + timeoutMs;
   const address = to.toLowerCase();
   for (;;) {
