@@ -125,7 +125,9 @@ export type RecordParseResult =
   | { ok: true; fields: SubmissionFields }
   | { ok: false; problems: RecordProblem[] };
 
-const INDEX_NUMBER_PATTERN = /^[A-Za-z0-9/-]{4,20}$/;
+/** Index numbers as the school issues them; shared by the record reader and the API schemas. */
+export const INDEX_NUMBER_PATTERN = /^[A-Za-z0-9/-]{4,20}$/;
+export const INDEX_NUMBER_RULE = "must be 4 to 20 letters, digits, / or -";
 
 /**
  * Reads a prototype record (sample data or a spreadsheet row) into submission fields, naming
@@ -148,7 +150,7 @@ export function fromSubmissionRecord(record: SubmissionRecord): RecordParseResul
   const studentName = required("StudentName");
   const indexNumber = required("IndexNumber");
   if (indexNumber && !INDEX_NUMBER_PATTERN.test(indexNumber)) {
-    problems.push({ column: "IndexNumber", reason: "must be 4 to 20 letters, digits, / or -" });
+    problems.push({ column: "IndexNumber", reason: INDEX_NUMBER_RULE });
   }
   const programme = required("Programme");
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   classifyExaminerMove,
   classifySgsMove,
+  classifyWorkflowMove,
+  describeWorkflowMove,
   examinerStateFromLabel,
   sgsStageFromLabel,
 } from "./workflow.js";
@@ -23,5 +25,29 @@ describe("workflow", () => {
     expect(classifySgsMove("nominations_ready", "nominations_ready")).toBe("unchanged");
     expect(classifyExaminerMove("awaiting", "received")).toBe("next");
     expect(classifyExaminerMove(null, "report_submitted")).toBe("skip");
+  });
+
+  it("classifies a workflow field's move by the field's own flow", () => {
+    expect(classifyWorkflowMove("sgsStage", "sent_to_department", "nominations_ready")).toBe(
+      "next",
+    );
+    expect(classifyWorkflowMove("internalExaminer", "awaiting", "report_submitted")).toBe("skip");
+    expect(classifyWorkflowMove("externalExaminer", "received", "awaiting")).toBe("reverse");
+  });
+
+  it("describes moves in the plain words the student sees", () => {
+    expect(describeWorkflowMove("sgsStage", "awaiting_review", "sent_to_department")).toBe(
+      "Sent to Department",
+    );
+    expect(describeWorkflowMove("sgsStage", "sent_to_examiners", "sent_to_department")).toBe(
+      "Returned to Sent to Department",
+    );
+    expect(describeWorkflowMove("sgsStage", "sent_to_department", null)).toBe("SGS stage cleared");
+    expect(describeWorkflowMove("internalExaminer", "received", "report_submitted")).toBe(
+      "Internal examiner: Report Submitted",
+    );
+    expect(describeWorkflowMove("externalExaminer", "received", "awaiting")).toBe(
+      "External examiner: Awaiting (moved back)",
+    );
   });
 });

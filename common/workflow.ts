@@ -101,3 +101,62 @@ export function classifyExaminerMove(
 ): MoveKind {
   return classifyMove(examinerStateRank(from), examinerStateRank(to));
 }
+
+/** The submission fields whose values move along a flow. */
+export const WORKFLOW_FIELDS = ["sgsStage", "internalExaminer", "externalExaminer"] as const;
+export type WorkflowField = (typeof WORKFLOW_FIELDS)[number];
+
+export const EXAMINER_FIELDS: Record<Examiner, "internalExaminer" | "externalExaminer"> = {
+  internal: "internalExaminer",
+  external: "externalExaminer",
+};
+
+export const EXAMINER_LABELS: Record<Examiner, string> = {
+  internal: "Internal examiner",
+  external: "External examiner",
+};
+
+/** Classifies a move of any workflow field; values are stage or examiner-state codes. */
+export function classifyWorkflowMove(
+  field: WorkflowField,
+  from: string | null,
+  to: string | null,
+): MoveKind {
+  if (field === "sgsStage") {
+    return classifySgsMove(asSgsStage(from), asSgsStage(to));
+  }
+  return classifyExaminerMove(asExaminerState(from), asExaminerState(to));
+}
+
+/**
+ * A move in plain words, as the student's timeline and notices say it:
+ * "Sent to Department", "Internal examiner: Report Submitted".
+ */
+export function describeWorkflowMove(
+  field: WorkflowField,
+  from: string | null,
+  to: string | null,
+): string {
+  const back = classifyWorkflowMove(field, from, to) === "reverse";
+  if (field === "sgsStage") {
+    const stage = asSgsStage(to);
+    if (stage === null) return "SGS stage cleared";
+    return back ? `Returned to ${SGS_STAGE_LABELS[stage]}` : SGS_STAGE_LABELS[stage];
+  }
+  const who = EXAMINER_LABELS[field === "internalExaminer" ? "internal" : "external"];
+  const state = asExaminerState(to);
+  if (state === null) return `${who}: cleared`;
+  return `${who}: ${EXAMINER_STATE_LABELS[state]}${back ? " (moved back)" : ""}`;
+}
+
+function asSgsStage(value: string | null): SgsStage | null {
+  return value !== null && (SGS_STAGES as readonly string[]).includes(value)
+    ? (value as SgsStage)
+    : null;
+}
+
+function asExaminerState(value: string | null): ExaminerState | null {
+  return value !== null && (EXAMINER_STATES as readonly string[]).includes(value)
+    ? (value as ExaminerState)
+    : null;
+}

@@ -1,4 +1,11 @@
-import { PostgresAdapter, sql, type Kysely, type ColumnDefinitionBuilder } from "kysely";
+import {
+  PostgresAdapter,
+  sql,
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+} from "kysely";
 
 /**
  * Every difference between SQLite and PostgreSQL lives here. Shared code never branches on the
@@ -39,4 +46,116 @@ export async function resetIdSequence(db: Kysely<any>, table: string): Promise<v
   await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
     db,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Searching submissions by name or index number (docs/decisions/006-search.md)
+
+/**
+ * Terms this long or longer go through the trigram index; shorter terms have no trigram to look
+ * up and fall back to a plain LIKE scan.
+ */
+export const TRIGRAM_MIN_LENGTH = 3;
+
+/**
+ * The search index: an FTS5 trigram table kept in step with `submissions` by triggers on SQLite,
+ * pg_trgm GIN indexes (used by ILIKE) on PostgreSQL.
+ */
+export async function createSubmissionSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+    await sql`create index submissions_student_name_trgm on submissions using gin (student_name gin_trgm_ops)`.execute(
+      db,
+    );
+    await sql`create index submissions_index_number_trgm on submissions using gin (index_number gin_trgm_ops)`.execute(
+      db,
+    );
+    return;
+  }
+  // External content: the FTS table stores only the index, the text stays in submissions.
+  await sql`create virtual table submissions_search using fts5(student_name, index_number, content='submissions', content_rowid='id', tokenize='trigram')`.execute(
+    db,
+  );
+  await sql`create trigger submissions_search_insert after insert on submissions begin
+    insert into submissions_search(rowid, student_name, index_number)
+      values (new.id, new.student_name, new.index_number);
+  end`.execute(db);
+  await sql`create trigger submissions_search_delete after delete on submissions begin
+    insert into submissions_search(submissions_search, rowid, student_name, index_number)
+      values ('delete', old.id, old.student_name, old.index_number);
+  end`.execute(db);
+  await sql`create trigger submissions_search_update after update of student_name, index_number on submissions begin
+    insert into submissions_search(submissions_search, rowid, student_name, index_number)
+      values ('delete', old.id, old.student_name, old.index_number);
+    insert into submissions_search(rowid, student_name, index_number)
+      values (new.id, new.student_name, new.index_number);
+  end`.execute(db);
+  await sql`insert into submissions_search(submissions_search) values ('rebuild')`.execute(db);
+}
+
+export async function dropSubmissionSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`drop index if exists submissions_index_number_trgm`.execute(db);
+    await sql`drop index if exists submissions_student_name_trgm`.execute(db);
+    return;
+  }
+  for (const trigger of ["insert", "delete", "update"]) {
+    await sql`drop trigger if exists ${sql.raw(`submissions_search_${trigger}`)}`.execute(db);
+  }
+  await sql`drop table if exists submissions_search`.execute(db);
+}
+
+/** A LIKE pattern matching `term` anywhere, with the user's %, _ and \ taken literally. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The condition "the submission's student name or index number contains `term`, ignoring case",
+ * on the `submissions` table. Uses the search index when the term has a trigram.
+ */
+export function submissionSearchCondition(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
+  const long = [...term].length >= TRIGRAM_MIN_LENGTH;
+  if (dialectOf(db) === "postgres") {
+    // ILIKE on both columns: each has its own pg_trgm GIN index, combined by a BitmapOr.
+    const pattern = containsPattern(term);
+    return sql<SqlBool>`(submissions.student_name ilike ${pattern} escape '\\' or submissions.index_number ilike ${pattern} escape '\\')`;
+  }
+  if (long) {
+    // An FTS5 phrase over the trigram tokenizer matches the term as a substring, case-folded.
+    const phrase = `"${term.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`submissions.id in (select rowid from submissions_search where submissions_search match ${phrase})`;
+  }
+  // SQLite's LIKE ignores case (for ASCII letters, which is what names and index numbers use).
+  const pattern = containsPattern(term);
+  return sql<SqlBool>`(submissions.student_name like ${pattern} escape '\\' or submissions.index_number like ${pattern} escape '\\')`;
+}
+
+/** Makes every later write fail when it puts `value` into `table.column`. */
+export async function installWriteTrap(
+  db: Kysely<any>,
+  table: string,
+  column: string,
+  value: string,
+): Promise<void> {
+  // Tests only: a real database error in the middle of a transaction proves the rollback.
+  // Identifiers are the test's own literals, never user input.
+  const name = sql.raw(`${table}_${column}_trap`);
+  const literal = sql.lit(value);
+  if (dialectOf(db) === "postgres") {
+    await sql`create or replace function ${name}() returns trigger language plpgsql as $$
+      begin
+        if new.${sql.raw(column)} = ${literal} then raise exception 'write trap'; end if;
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger ${name} before insert or update on ${sql.table(table)} for each row execute function ${name}()`.execute(
+      db,
+    );
+    return;
+  }
+  for (const event of ["insert", "update"]) {
+    await sql`create trigger ${sql.raw(`${table}_${column}_trap_${event}`)} before ${sql.raw(event)} on ${sql.table(table)}
+      when new.${sql.raw(column)} = ${literal}
+      begin select raise(abort, 'write trap'); end`.execute(db);
+  }
 }

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from "kysely";
 import * as m001 from "./001_initial.js";
+import * as m003 from "./003_search.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -7,6 +8,7 @@ import * as m001 from "./001_initial.js";
  */
 const migrations: Record<string, Migration> = {
   "001_initial": m001,
+  "003_search": m003,
 };
 
 export const migrationProvider: MigrationProvider = {
