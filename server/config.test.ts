@@ -76,4 +76,33 @@ describe("configuration", () => {
     expect(config.publicUrl).toBe("https://ets.school.edu");
     expect(config.studentEmailDomains).toEqual(["st.school.edu", "school.edu"]);
   });
+
+  it("has strict request limits by default and lets each be raised", () => {
+    const defaults = loadConfig({}).rateLimits;
+    expect(defaults.signIn).toEqual({ max: 10, windowMs: 60_000 });
+    expect(defaults.signUp).toEqual({ max: 5, windowMs: 15 * 60_000 });
+    expect(defaults.codeRequest).toEqual({ max: 5, windowMs: 15 * 60_000 });
+    expect(defaults.accountCodes).toEqual({ max: 3, windowMs: 15 * 60_000 });
+    expect(defaults.contact).toEqual({ max: 5, windowMs: 60 * 60_000 });
+    expect(defaults.accountFailuresBeforeBackoff).toBe(5);
+    const raised = loadConfig({
+      RATE_LIMIT_SIGN_IN: "1000",
+      RATE_LIMIT_SIGN_UP: "200",
+      RATE_LIMIT_CODE_REQUEST: "300",
+      RATE_LIMIT_ACCOUNT_CODES: "50",
+      RATE_LIMIT_CONTACT: "40",
+      RATE_LIMIT_ACCOUNT_FAILURES: "20",
+    }).rateLimits;
+    expect(raised.signIn.max).toBe(1000);
+    expect(raised.signUp.max).toBe(200);
+    expect(raised.codeRequest.max).toBe(300);
+    expect(raised.accountCodes.max).toBe(50);
+    expect(raised.contact.max).toBe(40);
+    expect(raised.accountFailuresBeforeBackoff).toBe(20);
+  });
+
+  it("names a request limit that is not a positive whole number", () => {
+    expect(problemsOf({ RATE_LIMIT_SIGN_IN: "0" })[0]).toMatch(/^RATE_LIMIT_SIGN_IN /);
+    expect(problemsOf({ RATE_LIMIT_CONTACT: "lots" })[0]).toMatch(/^RATE_LIMIT_CONTACT /);
+  });
 });

@@ -1,5 +1,9 @@
 import path from "node:path";
 import { z } from "zod";
+import { MIN_ADMIN_PASSWORD_LENGTH } from "../common/accounts.js";
+
+// Defined with the account schemas the web forms share; re-exported for the server's callers.
+export { MIN_ADMIN_PASSWORD_LENGTH };
 
 /**
  * The one place that reads process.env. Everything else receives a Config.
@@ -27,6 +31,30 @@ export interface Config {
   reportOverdueDays: number;
   /** Whether the mail worker runs inside the server (tests drive it by hand). */
   mailWorker: boolean;
+  /** How often the mail worker looks for due mail. */
+  mailPollIntervalMs: number;
+  /** Request limits on sign-in, sign-up, code requests and the contact form (docs/decisions/004). */
+  rateLimits: RateLimits;
+}
+
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+export interface RateLimits {
+  /** Sign-in attempts per client address (RATE_LIMIT_SIGN_IN per minute). */
+  signIn: RateLimit;
+  /** Sign-ups per client address (RATE_LIMIT_SIGN_UP per 15 minutes). */
+  signUp: RateLimit;
+  /** Code requests per client address (RATE_LIMIT_CODE_REQUEST per 15 minutes). */
+  codeRequest: RateLimit;
+  /** Codes mailed per email address, by sign-up or request (RATE_LIMIT_ACCOUNT_CODES per 15 minutes). */
+  accountCodes: RateLimit;
+  /** Contact-form messages per client address (RATE_LIMIT_CONTACT per hour). */
+  contact: RateLimit;
+  /** Consecutive failed sign-ins before an account starts to slow down (RATE_LIMIT_ACCOUNT_FAILURES). */
+  accountFailuresBeforeBackoff: number;
 }
 
 export class ConfigError extends Error {
@@ -38,6 +66,17 @@ export class ConfigError extends Error {
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const positiveCount = (fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,6}$/, "must be a whole number from 1 to 9999999")
+      .transform(Number)
+      .default(fallback),
+  );
+
+const MINUTE_MS = 60 * 1000;
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(
@@ -96,9 +135,14 @@ const envSchema = z.object({
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("false")),
+  // Strict defaults (docs/decisions/004-accounts-and-mail.md); tests and the end-to-end suite raise them.
+  RATE_LIMIT_SIGN_IN: positiveCount(10),
+  RATE_LIMIT_SIGN_UP: positiveCount(5),
+  RATE_LIMIT_CODE_REQUEST: positiveCount(5),
+  RATE_LIMIT_ACCOUNT_CODES: positiveCount(3),
+  RATE_LIMIT_CONTACT: positiveCount(5),
+  RATE_LIMIT_ACCOUNT_FAILURES: positiveCount(5),
 });
-
-export const MIN_ADMIN_PASSWORD_LENGTH = 12;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -151,6 +195,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY === "true",
     reportOverdueDays: e.ETS_REPORT_OVERDUE_DAYS,
     mailWorker: true,
+    mailPollIntervalMs: 2000,
+    rateLimits: {
+      signIn: { max: e.RATE_LIMIT_SIGN_IN, windowMs: MINUTE_MS },
+      signUp: { max: e.RATE_LIMIT_SIGN_UP, windowMs: 15 * MINUTE_MS },
+      codeRequest: { max: e.RATE_LIMIT_CODE_REQUEST, windowMs: 15 * MINUTE_MS },
+      accountCodes: { max: e.RATE_LIMIT_ACCOUNT_CODES, windowMs: 15 * MINUTE_MS },
+      contact: { max: e.RATE_LIMIT_CONTACT, windowMs: 60 * MINUTE_MS },
+      accountFailuresBeforeBackoff: e.RATE_LIMIT_ACCOUNT_FAILURES,
+    },
   };
 }
 

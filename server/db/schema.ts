@@ -81,6 +81,8 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** How the session began: a mailed code lets the user set a password without the old one. */
+  sign_in_method: ColumnType<"password" | "code", "password" | "code" | undefined, never>;
 }
 
 export interface OutboxTable {
@@ -89,6 +91,7 @@ export interface OutboxTable {
   subject: string;
   text_body: string;
   html_body: string | null;
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
   /** Template name and its parameters (JSON), e.g. the sign-up code mail. */
   template: string;
   status: "pending" | "sent" | "failed";

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from "kysely";
 import * as m001 from "./001_initial.js";
+import * as m002 from "./002_accounts.js";
 import * as m003 from "./003_search.js";
 
 /**
@@ -8,6 +9,7 @@ import * as m003 from "./003_search.js";
  */
 const migrations: Record<string, Migration> = {
   "001_initial": m001,
+  "002_accounts": m002,
   "003_search": m003,
 };
 
