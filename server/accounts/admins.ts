@@ -2,6 +2,7 @@ import { MIN_ADMIN_PASSWORD_LENGTH } from "../config.js";
 import { nowIso, type Db } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
 import { conflict, validationError } from "../errors.js";
+import { recordAudit } from "./audit.js";
 import { hashSecret } from "./passwords.js";
 
 export interface NewAdmin {
@@ -10,11 +11,17 @@ export interface NewAdmin {
   password: string;
 }
 
+/** Who created the administrator: null for the bootstrap and the CLI. */
+export interface AdminCreator {
+  userId: number;
+  ip: string | null;
+}
+
 /** Creates an administrator; used by the start-up bootstrap, the CLI and the new_user_entry form. */
 export async function createAdmin(
   db: Db,
   admin: NewAdmin,
-  actorUserId: number | null = null,
+  creator: AdminCreator | null = null,
 ): Promise<number> {
   const email = admin.email.trim().toLowerCase();
   if (admin.password.length < MIN_ADMIN_PASSWORD_LENGTH) {
@@ -38,17 +45,17 @@ export async function createAdmin(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await trx
-        .insertInto("audit_log")
-        .values({
-          at,
+      await recordAudit(
+        trx,
+        {
           event: "admin.created",
-          actor_user_id: actorUserId,
+          actorUserId: creator?.userId ?? null,
           subject: email,
-          ip: null,
-          details: null,
-        })
-        .execute();
+          ip: creator?.ip ?? null,
+          details: { via: creator ? "administrator" : "bootstrap or CLI" },
+        },
+        new Date(at),
+      );
       return row.id;
     });
   } catch (error) {

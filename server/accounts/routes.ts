@@ -1,4 +1,130 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  ACCOUNT_MESSAGES,
+  changePasswordSchema,
+  createUserSchema,
+  meResponseSchema,
+  requestCodeSchema,
+  signInResponseSchema,
+  signInSchema,
+  successMessageSchema,
+  successSchema,
+} from "../../common/accounts.js";
+import { currentUser, requireUser } from "../auth/plugin.js";
+import { perAddress, perEmail } from "../auth/rate-limits.js";
+import { clearSessionCookie, setSessionCookie } from "../auth/session.js";
+import { changePassword, getMe, requestCode, signIn, signOut, signUp } from "./service.js";
 
-// Routes of this feature are registered here (issue in progress).
-export const accountRoutes: FastifyPluginAsyncZod = async () => {};
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limits = app.config.rateLimits;
+  // One budget per email address for every mailed code, whether by sign-up or by request.
+  const codesPerEmail = perEmail(app, "codes", limits.accountCodes);
+
+  app.post(
+    "/create_user",
+    {
+      config: perAddress(limits.signUp),
+      preHandler: codesPerEmail,
+      schema: {
+        tags: ["accounts"],
+        summary: "Student sign-up: mails a six-digit code (a `password` field is ignored)",
+        body: createUserSchema,
+        response: { 200: successMessageSchema },
+      },
+    },
+    async (request) => {
+      await signUp(app, request.body, { ip: request.ip });
+      return { success: true as const, message: ACCOUNT_MESSAGES.signedUp };
+    },
+  );
+
+  app.post(
+    "/user_sign_in",
+    {
+      config: perAddress(limits.signIn),
+      schema: {
+        tags: ["accounts"],
+        summary: "Sign in with a password or a code; sets the session cookie",
+        body: signInSchema,
+        response: { 200: signInResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { session, user } = await signIn(app, request.body, {
+        ip: request.ip,
+        replacesSessionId: request.user?.sessionId ?? null,
+      });
+      setSessionCookie(reply, app.config, session);
+      return {
+        success: true as const,
+        message: ACCOUNT_MESSAGES.signedIn,
+        token: session.token,
+        user,
+      };
+    },
+  );
+
+  app.post(
+    "/logout",
+    {
+      schema: {
+        tags: ["accounts"],
+        summary: "End the session (answers success when there was none)",
+        response: { 200: successSchema },
+      },
+    },
+    async (request, reply) => {
+      if (request.user) await signOut(app.db, request.user, { ip: request.ip });
+      clearSessionCookie(reply, app.config);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    "/me",
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ["accounts"],
+        summary: "The signed-in user",
+        response: { 200: meResponseSchema },
+      },
+    },
+    async (request) => ({ user: await getMe(app.db, currentUser(request)) }),
+  );
+
+  app.post(
+    "/request_code",
+    {
+      config: perAddress(limits.codeRequest),
+      preHandler: codesPerEmail,
+      schema: {
+        tags: ["accounts"],
+        summary: "Mail a new code to a student account (same answer whether it exists or not)",
+        body: requestCodeSchema,
+        response: { 200: successMessageSchema },
+      },
+    },
+    async (request) => {
+      await requestCode(app, request.body, { ip: request.ip });
+      return { success: true as const, message: ACCOUNT_MESSAGES.codeRequested };
+    },
+  );
+
+  app.post(
+    "/change_password",
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ["accounts"],
+        summary: "Set the signed-in user's password",
+        body: changePasswordSchema,
+        response: { 200: successMessageSchema },
+      },
+    },
+    async (request) => {
+      await changePassword(app, currentUser(request), request.body, { ip: request.ip });
+      return { success: true as const, message: ACCOUNT_MESSAGES.passwordChanged };
+    },
+  );
+};

@@ -1,5 +1,8 @@
+import type { FastifyReply } from "fastify";
+import type { Config } from "../config.js";
 import type { Db } from "../db/database.js";
 import { nowIso } from "../db/database.js";
+import type { Executor } from "../submissions/repository.js";
 import { hashToken, newSessionToken } from "./tokens.js";
 
 /**
@@ -16,6 +19,7 @@ export const SESSION_LIMITS = {
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
 export type Role = "student" | "admin";
+export type SignInMethod = "password" | "code";
 
 export interface SessionUser {
   id: number;
@@ -24,31 +28,40 @@ export interface SessionUser {
   role: Role;
   indexNumber: string | null;
   sessionId: number;
+  /** How this session began, and when: a fresh code session may set a password without the old one. */
+  signInMethod: SignInMethod;
+  signedInAt: string;
 }
 
+export interface NewSession {
+  token: string;
+  persistent: boolean;
+  expiresAt: Date;
+}
+
+/** A new 256-bit token for every sign-in; only its hash is stored. */
 export async function createSession(
-  db: Db,
+  db: Executor,
   userId: number,
-  persistent: boolean,
+  options: { persistent: boolean; method: SignInMethod },
   now: Date = new Date(),
-): Promise<{ token: string; expiresAt: Date }> {
+): Promise<NewSession> {
   const token = newSessionToken();
-  const expiresAt = new Date(
-    now.getTime() +
-      (persistent ? SESSION_LIMITS.absoluteMs.persistent : SESSION_LIMITS.absoluteMs.session),
-  );
+  const kind = options.persistent ? "persistent" : "session";
+  const expiresAt = new Date(now.getTime() + SESSION_LIMITS.absoluteMs[kind]);
   await db
     .insertInto("sessions")
     .values({
       token_hash: hashToken(token),
       user_id: userId,
-      persistent: persistent ? 1 : 0,
+      persistent: options.persistent ? 1 : 0,
+      sign_in_method: options.method,
       created_at: nowIso(now),
       last_seen_at: nowIso(now),
       expires_at: nowIso(expiresAt),
     })
     .execute();
-  return { token, expiresAt };
+  return { token, persistent: options.persistent, expiresAt };
 }
 
 /** The signed-in user for a token, or null when the token is unknown, expired, idle or the user inactive. */
@@ -63,6 +76,8 @@ export async function findSessionUser(
     .select([
       "sessions.id as session_id",
       "sessions.persistent",
+      "sessions.sign_in_method",
+      "sessions.created_at as session_created_at",
       "sessions.last_seen_at",
       "sessions.expires_at",
       "users.id as user_id",
@@ -96,13 +111,45 @@ export async function findSessionUser(
     role: row.role,
     indexNumber: row.index_number,
     sessionId: row.session_id,
+    signInMethod: row.sign_in_method,
+    signedInAt: row.session_created_at,
   };
 }
 
-export async function deleteSession(db: Db, sessionId: number): Promise<void> {
+export async function deleteSession(db: Executor, sessionId: number): Promise<void> {
   await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
 }
 
-export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+/** Signs a user out everywhere, or everywhere but one session (after a password change). */
+export async function deleteUserSessions(
+  db: Executor,
+  userId: number,
+  exceptSessionId: number | null = null,
+): Promise<void> {
+  let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+  if (exceptSessionId !== null) query = query.where("id", "<>", exceptSessionId);
+  await query.execute();
+}
+
+/**
+ * HttpOnly, SameSite=Lax, Secure over https. "Remember me" gives a persistent cookie that lives as
+ * long as the session can; otherwise the cookie ends with the browser session.
+ */
+export function setSessionCookie(reply: FastifyReply, config: Config, session: NewSession): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.secure,
+    path: "/",
+    ...(session.persistent ? { maxAge: SESSION_LIMITS.absoluteMs.persistent / 1000 } : {}),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.secure,
+    path: "/",
+  });
 }

@@ -1,3 +1,4 @@
+import type { FailedMail } from "../../common/accounts.js";
 import { nowIso } from "../db/database.js";
 import type { Executor } from "../submissions/repository.js";
 
@@ -6,7 +7,9 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string | null;
-  /** Which mail this is, and its parameters, e.g. {"name":"signup_code","params":{...}}. */
+  /** Where answers go, e.g. the person who wrote through the contact form. */
+  replyTo?: string | null;
+  /** Which mail this is, and its parameters, e.g. {"name":"sign_in_code","params":{...}}. */
   template: { name: string; params?: Record<string, unknown> };
 }
 
@@ -27,6 +30,7 @@ export async function enqueueMail(
       subject: mail.subject,
       text_body: mail.text,
       html_body: mail.html ?? null,
+      reply_to: mail.replyTo ?? null,
       template: JSON.stringify(mail.template),
       status: "pending",
       attempts: 0,
@@ -38,4 +42,23 @@ export async function enqueueMail(
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Mail the worker gave up on, newest first, for the administrators' page. No bodies: they may hold codes. */
+export async function listFailedMail(db: Executor, limit = 200): Promise<FailedMail[]> {
+  const rows = await db
+    .selectFrom("outbox")
+    .select(["id", "to_address", "subject", "attempts", "last_error", "created_at"])
+    .where("status", "=", "failed")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.to_address,
+    subject: row.subject,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+  }));
 }

@@ -1,0 +1,48 @@
+import { nowIso } from "../db/database.js";
+import type { Executor } from "../submissions/repository.js";
+
+/**
+ * The account audit trail: who signed in, who failed, sign-ups, code requests, password and
+ * activation changes. Never a secret: no password, passcode, code or token goes in here.
+ */
+export type AuditEvent =
+  | "sign_in.succeeded"
+  | "sign_in.failed"
+  | "sign_in.throttled"
+  | "sign_in.refused"
+  | "signed_out"
+  | "user.signed_up"
+  | "code.requested"
+  | "code.resent"
+  | "password.changed"
+  | "admin.created"
+  | "user.deactivated"
+  | "user.reactivated";
+
+export interface AuditEntry {
+  event: AuditEvent;
+  /** Who did it: the signed-in user, or null for anonymous requests and the bootstrap. */
+  actorUserId?: number | null;
+  /** Whom it is about: an email address. */
+  subject?: string | null;
+  ip?: string | null;
+  details?: Record<string, string | number | boolean | null>;
+}
+
+export async function recordAudit(
+  db: Executor,
+  entry: AuditEntry,
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .insertInto("audit_log")
+    .values({
+      at: nowIso(now),
+      event: entry.event,
+      actor_user_id: entry.actorUserId ?? null,
+      subject: entry.subject ?? null,
+      ip: entry.ip ?? null,
+      details: entry.details ? JSON.stringify(entry.details) : null,
+    })
+    .execute();
+}

@@ -1,0 +1,243 @@
+import { sql, type SqlBool } from "kysely";
+import type { AdminUser, AdminUsersQuery, Role } from "../../common/accounts.js";
+import { nowIso } from "../db/database.js";
+import type { Executor } from "../submissions/repository.js";
+import { signInBackoffMs } from "./backoff.js";
+
+/** Users as the account services see them; row types stay in this module. */
+export interface Account {
+  id: number;
+  email: string;
+  name: string | null;
+  role: Role;
+  indexNumber: string | null;
+  passwordHash: string | null;
+  active: boolean;
+  lockedUntil: string | null;
+}
+
+const ACCOUNT_COLUMNS = [
+  "id",
+  "email",
+  "name",
+  "role",
+  "index_number",
+  "password_hash",
+  "active",
+  "locked_until",
+] as const;
+
+type AccountRow = {
+  id: number;
+  email: string;
+  name: string | null;
+  role: Role;
+  index_number: string | null;
+  password_hash: string | null;
+  active: number;
+  locked_until: string | null;
+};
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    indexNumber: row.index_number,
+    passwordHash: row.password_hash,
+    active: Number(row.active) === 1,
+    lockedUntil: row.locked_until,
+  };
+}
+
+export async function findAccountByEmail(db: Executor, email: string): Promise<Account | null> {
+  const row = await db
+    .selectFrom("users")
+    .select(ACCOUNT_COLUMNS)
+    .where("email", "=", email)
+    .executeTakeFirst();
+  return row ? toAccount(row) : null;
+}
+
+export async function findAccountById(db: Executor, id: number): Promise<Account | null> {
+  const row = await db
+    .selectFrom("users")
+    .select(ACCOUNT_COLUMNS)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? toAccount(row) : null;
+}
+
+/** Whether an account already holds this email or this index number. */
+export async function accountExists(
+  db: Executor,
+  email: string,
+  indexNumber: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where((eb) => eb.or([eb("email", "=", email), eb("index_number", "=", indexNumber)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertStudent(
+  db: Executor,
+  student: { email: string; indexNumber: string; name: string | null },
+  now: Date = new Date(),
+): Promise<number> {
+  const at = nowIso(now);
+  const row = await db
+    .insertInto("users")
+    .values({
+      email: student.email,
+      index_number: student.indexNumber,
+      name: student.name,
+      role: "student",
+      password_hash: null,
+      active: 1,
+      failed_sign_ins: 0,
+      locked_until: null,
+      last_sign_in_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Counts a failed sign-in and, past the threshold, holds the account back for a while. */
+export async function recordFailedSignIn(
+  db: Executor,
+  userId: number,
+  failuresBeforeBackoff: number,
+  now: Date = new Date(),
+): Promise<{ failures: number; lockedUntil: string | null }> {
+  const { failed_sign_ins: failures } = await db
+    .updateTable("users")
+    .set((eb) => ({ failed_sign_ins: eb("failed_sign_ins", "+", 1) }))
+    .where("id", "=", userId)
+    .returning("failed_sign_ins")
+    .executeTakeFirstOrThrow();
+  const waitMs = signInBackoffMs(failures, failuresBeforeBackoff);
+  const lockedUntil = waitMs > 0 ? nowIso(new Date(now.getTime() + waitMs)) : null;
+  if (lockedUntil) {
+    await db
+      .updateTable("users")
+      .set({ locked_until: lockedUntil })
+      .where("id", "=", userId)
+      .execute();
+  }
+  return { failures, lockedUntil };
+}
+
+export async function recordSuccessfulSignIn(
+  db: Executor,
+  userId: number,
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ failed_sign_ins: 0, locked_until: null, last_sign_in_at: nowIso(now) })
+    .where("id", "=", userId)
+    .execute();
+}
+
+export async function setPasswordHash(
+  db: Executor,
+  userId: number,
+  passwordHash: string,
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({
+      password_hash: passwordHash,
+      failed_sign_ins: 0,
+      locked_until: null,
+      updated_at: nowIso(now),
+    })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** Activation changes clear the back-off too: a reactivated account starts afresh. */
+export async function setActive(
+  db: Executor,
+  userId: number,
+  active: boolean,
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({
+      active: active ? 1 : 0,
+      failed_sign_ins: 0,
+      locked_until: null,
+      updated_at: nowIso(now),
+    })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** Upper bound on one listing; the search narrows it down. */
+export const ACCOUNT_LIST_LIMIT = 500;
+
+/** Accounts for the administrators' list, each student with the submission their index number links to. */
+export async function listAccounts(
+  db: Executor,
+  query: AdminUsersQuery & { id?: number },
+): Promise<AdminUser[]> {
+  let q = db
+    .selectFrom("users")
+    .leftJoin("submissions", "submissions.index_number", "users.index_number")
+    .select([
+      "users.id",
+      "users.email",
+      "users.name",
+      "users.role",
+      "users.index_number",
+      "users.active",
+      "users.created_at",
+      "users.last_sign_in_at",
+      "submissions.id as submission_id",
+      "submissions.student_name",
+    ])
+    .orderBy("users.created_at", "desc")
+    .orderBy("users.id", "desc")
+    .limit(ACCOUNT_LIST_LIMIT);
+  if (query.id !== undefined) q = q.where("users.id", "=", query.id);
+  if (query.role) q = q.where("users.role", "=", query.role);
+  if (query.q) {
+    const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // lower(...) like ... escape: case-insensitive, and literal % and _, the same in both dialects.
+    const contains = (column: string) =>
+      sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    q = q.where((eb) =>
+      eb.or([
+        contains("users.email"),
+        contains("users.name"),
+        contains("users.index_number"),
+        contains("submissions.student_name"),
+      ]),
+    );
+  }
+  const rows = await q.execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    name: row.name ?? row.student_name ?? null,
+    role: row.role,
+    indexNumber: row.index_number,
+    active: Number(row.active) === 1,
+    createdAt: row.created_at,
+    lastSignInAt: row.last_sign_in_at,
+    submission:
+      row.submission_id !== null && row.student_name !== null
+        ? { id: row.submission_id, studentName: row.student_name }
+        : null,
+  }));
+}
