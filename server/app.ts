@@ -25,6 +25,8 @@ import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
+import { mailWorker } from "./mail/worker.js";
+import { describeWait } from "./auth/rate-limits.js";
 import { resolveFromRoot } from "./paths.js";
 
 declare module "fastify" {
@@ -39,6 +41,8 @@ export interface AppOptions {
   db?: Db;
   /** Where the built SPA lives; defaults to dist/web. Tests point it elsewhere or leave it missing. */
   webRoot?: string;
+  /** Where log lines go (default stdout). Tests capture them to prove what never reaches the log. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the app without listening: server.ts listens, tests use app.inject. */
@@ -61,6 +65,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ],
         censor: "[redacted]",
       },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -101,7 +106,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       statusCode: 429,
       success: false,
       code: "rate_limited",
-      message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+      message: `Too many requests. Please wait ${describeWait(context.ttl)} and try again.`,
     }),
   });
   await app.register(swagger, {
@@ -115,6 +120,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     transform: jsonSchemaTransform,
   });
   await app.register(authPlugin, { db, config });
+  // Delivers the mail outbox while the app runs, when config.mailWorker is on (not in tests).
+  await app.register(mailWorker);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(error);

@@ -41,6 +41,10 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const where = config.database.kind === "sqlite" ? config.database.path : "PostgreSQL";
   console.log(`ETS Tracking is running at ${config.publicUrl} (database: ${where})`);
+  if (!config.smtpUrl) {
+    // The mail worker (registered in app.ts, started when the app is ready) logs instead of sending.
+    console.log("No SMTP_URL is set: mail, sign-up codes included, is written to the log.");
+  }
 }
 
 main().catch((error: unknown) => {

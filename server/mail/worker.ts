@@ -1,0 +1,190 @@
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import nodemailer from "nodemailer";
+import SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
+import type { Config } from "../config.js";
+import { nowIso, type Db } from "../db/database.js";
+
+/**
+ * Delivers the outbox (docs/decisions/004-accounts-and-mail.md). Each pass claims due rows one by
+ * one with a conditional UPDATE, so two passes (or two processes) never send the same row; a
+ * failed attempt is retried with exponential back-off and, after MAIL_MAX_ATTEMPTS, the row is
+ * marked "failed" for the administrators to see. A row is never deleted.
+ */
+export const MAIL_MAX_ATTEMPTS = 8;
+const RETRY_BASE_MS = 60 * 1000;
+const RETRY_CAP_MS = 2 * 3600 * 1000;
+/** A claimed row is hidden from other passes this long: longer than any SMTP time-out below. */
+const CLAIM_LEASE_MS = 5 * 60 * 1000;
+const BATCH_SIZE = 20;
+
+/** Wait before attempt n+1 after n failed attempts: 1, 2, 4 ... minutes, at most 2 hours. */
+export function mailRetryDelayMs(failedAttempts: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1), RETRY_CAP_MS);
+}
+
+export interface MailMessage {
+  from: string;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** The part of a nodemailer transport the worker uses. */
+export interface MailTransport {
+  sendMail(message: MailMessage): Promise<unknown>;
+  close(): void;
+}
+
+export interface MailDeps {
+  db: Db;
+  config: Pick<Config, "smtpUrl" | "mailFrom">;
+  log: FastifyBaseLogger;
+  /** Reused across passes by the worker; a one-off pass opens and closes its own. */
+  transport?: MailTransport | null;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  retried: number;
+  failed: number;
+}
+
+export function createTransport(smtpUrl: string): MailTransport {
+  // Built from the transport class because createTransport(url) drops every option next to a URL.
+  return nodemailer.createTransport(
+    new SMTPTransport({
+      url: smtpUrl,
+      // nodemailer waits two minutes by default; a dead SMTP server should cost a retry, not a stall.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 60_000,
+    }),
+  );
+}
+
+/** One delivery pass over the due mail. The worker calls it on a timer; tests call it directly. */
+export async function deliverDueMail(
+  deps: MailDeps,
+  now: Date = new Date(),
+): Promise<DeliveryReport> {
+  const report: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
+  const { db, config, log } = deps;
+  const due = await db
+    .selectFrom("outbox")
+    .selectAll()
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", nowIso(now))
+    .orderBy("next_attempt_at")
+    .orderBy("id")
+    .limit(BATCH_SIZE)
+    .execute();
+  if (due.length === 0) return report;
+
+  const ownTransport = deps.transport === undefined && config.smtpUrl !== null;
+  const transport = deps.transport ?? (config.smtpUrl ? createTransport(config.smtpUrl) : null);
+  try {
+    for (const mail of due) {
+      const lease = nowIso(new Date(now.getTime() + CLAIM_LEASE_MS));
+      const claim = await db
+        .updateTable("outbox")
+        .set({ next_attempt_at: lease })
+        .where("id", "=", mail.id)
+        .where("status", "=", "pending")
+        .where("next_attempt_at", "<=", nowIso(now))
+        .executeTakeFirst();
+      if (Number(claim.numUpdatedRows) !== 1) continue; // another pass has it
+
+      const attempts = mail.attempts + 1;
+      try {
+        if (transport) {
+          await transport.sendMail({
+            from: config.mailFrom,
+            to: mail.to_address,
+            subject: mail.subject,
+            text: mail.text_body,
+            ...(mail.html_body ? { html: mail.html_body } : {}),
+            ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
+          });
+        } else {
+          // No SMTP server configured: the log is the mailbox, so a local user can sign up
+          // offline. The one log line that may carry a sign-in code.
+          log.info(
+            { mail: { to: mail.to_address, subject: mail.subject, text: mail.text_body } },
+            "mail not sent (no SMTP_URL); its text follows",
+          );
+        }
+        await db
+          .updateTable("outbox")
+          .set({ status: "sent", attempts, sent_at: nowIso(new Date()), last_error: null })
+          .where("id", "=", mail.id)
+          .execute();
+        report.sent += 1;
+      } catch (error) {
+        const lastError = describeError(error);
+        const giveUp = attempts >= MAIL_MAX_ATTEMPTS;
+        await db
+          .updateTable("outbox")
+          .set({
+            status: giveUp ? "failed" : "pending",
+            attempts,
+            last_error: lastError,
+            next_attempt_at: nowIso(new Date(now.getTime() + mailRetryDelayMs(attempts))),
+          })
+          .where("id", "=", mail.id)
+          .execute();
+        if (giveUp) report.failed += 1;
+        else report.retried += 1;
+        log.warn(
+          { outboxId: mail.id, attempts, giveUp, error: lastError },
+          giveUp ? "mail delivery failed for good" : "mail delivery failed; will retry",
+        );
+      }
+    }
+  } finally {
+    if (ownTransport) transport?.close();
+  }
+  return report;
+}
+
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.slice(0, 500);
+}
+
+/**
+ * Runs deliverDueMail every config.mailPollIntervalMs while the app is up (config.mailWorker),
+ * starting when the app is ready and stopping, after the pass in flight, when it closes.
+ */
+export const mailWorker = fp(
+  async (app: FastifyInstance) => {
+    if (!app.config.mailWorker) return;
+    let timer: NodeJS.Timeout | null = null;
+    let running: Promise<unknown> | null = null;
+    let stopped = false;
+    const transport = app.config.smtpUrl ? createTransport(app.config.smtpUrl) : null;
+    const deps: MailDeps = { db: app.db, config: app.config, log: app.log, transport };
+
+    const tick = () => {
+      running = deliverDueMail(deps)
+        .catch((error: unknown) => app.log.error({ err: error }, "mail delivery pass failed"))
+        .finally(() => {
+          running = null;
+          if (!stopped) timer = setTimeout(tick, app.config.mailPollIntervalMs);
+        });
+    };
+
+    app.addHook("onReady", async () => {
+      tick();
+    });
+    app.addHook("onClose", async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      transport?.close();
+    });
+  },
+  { name: "ets-mail-worker" },
+);
