@@ -1,0 +1,17 @@
+import { useMutation } from "@tanstack/react-query";
+import type { SignInInput, SignInResponse } from "../../../../common/accounts.js";
+import { ApiError, api } from "../../../lib/api-client.js";
+
+/** The prototype's answer shape: `success: false` carries the reason in `message`. */
+type SignInAnswer = SignInResponse | { success: false; message: string };
+
+/** POST /api/user_sign_in. A `success: false` answer becomes an ApiError like a 401 would. */
+export async function signIn(input: SignInInput): Promise<SignInResponse> {
+  const answer = await api.post<SignInAnswer>("/user_sign_in", input);
+  if (!answer.success) throw new ApiError(401, "unauthorized", answer.message);
+  return answer;
+}
+
+export function useSignIn() {
+  return useMutation({ mutationFn: signIn });
+}
