@@ -15,10 +15,12 @@ declare module "fastify" {
 }
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const ADMIN_PREFIX = "/api/admin/";
 
 /**
- * Resolves the session for every request and guards cookie-authenticated writes against
- * cross-site requests by checking Origin (or Referer) against this site's own origin.
+ * Resolves the session for every request, guards cookie-authenticated writes against
+ * cross-site requests by checking Origin (or Referer) against this site's own origin, and keeps
+ * everything under /api/admin/ for administrators.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { db: Db; config: Config }) => {
@@ -44,6 +46,14 @@ export const authPlugin = fp(
         if (!sameSite || (origin === null && request.authVia === "cookie")) {
           throw new AppError("forbidden", "Cross-site request refused.");
         }
+      }
+
+      // Every route under /api/admin is for administrators, whatever its own guard says, and
+      // before its body or parameters are validated. The matched route pattern is checked, not
+      // the raw URL, so an encoded path cannot slip past.
+      if (request.routeOptions.url?.startsWith(ADMIN_PREFIX)) {
+        if (!request.user) throw unauthorized();
+        if (request.user.role !== "admin") throw forbidden();
       }
     });
   },
