@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import {
   addSubmission,
-  postJson,
   sessionCookie,
   signedInAdmin,
   signedInStudent,
