@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from "kysely";
 import {
   DOCUMENTS,
   type DocumentItem,
@@ -6,6 +6,13 @@ import {
   type SgsStage,
 } from "../../common/workflow.js";
 import type { Submission, SubmissionFields } from "../../common/submission.js";
+import {
+  NONE,
+  type SubmissionFilters,
+  type SubmissionListQuery,
+  type SubmissionSort,
+} from "../../common/submissions-api.js";
+import { submissionSearchCondition } from "../db/dialect.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
 
 /** Repositories take the database or a transaction; row types never leave this module. */
@@ -111,6 +118,33 @@ export async function insertSubmission(
   return rowToSubmission(row);
 }
 
+/** Inserts many submissions with multi-row statements; returns them in the order given. */
+export async function insertSubmissions(
+  db: Executor,
+  all: SubmissionFields[],
+  at: string,
+): Promise<Submission[]> {
+  const created: Submission[] = [];
+  // 200 rows of 27 columns stay well under SQLite's and PostgreSQL's parameter limits.
+  for (let start = 0; start < all.length; start += 200) {
+    const rows = await db
+      .insertInto("submissions")
+      .values(
+        all
+          .slice(start, start + 200)
+          .map((fields) => ({ ...fieldsToColumns(fields), created_at: at, updated_at: at })),
+      )
+      .returningAll()
+      .execute();
+    const byIndexNumber = new Map(rows.map((row) => [row.index_number, rowToSubmission(row)]));
+    for (const fields of all.slice(start, start + 200)) {
+      const submission = byIndexNumber.get(fields.indexNumber);
+      if (submission) created.push(submission);
+    }
+  }
+  return created;
+}
+
 export async function findSubmissionByIndexNumber(
   db: Executor,
   indexNumber: string,
@@ -138,4 +172,231 @@ export async function countSubmissions(db: Executor): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .executeTakeFirstOrThrow();
   return Number(count);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing and searching
+
+const SORT_COLUMNS = {
+  name: "student_name",
+  indexNumber: "index_number",
+  programme: "programme",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+} as const satisfies Record<SubmissionSort, keyof SubmissionRow>;
+
+/** The WHERE clause of the list and the export: every filter given, all of them must hold. */
+function matchesFilters(db: Executor, filters: SubmissionFilters) {
+  return (eb: ExpressionBuilder<Database, "submissions">) => {
+    const conditions: Expression<SqlBool>[] = [];
+    const term = filters.q?.trim();
+    if (term) conditions.push(submissionSearchCondition(db, term));
+    if (filters.programme) conditions.push(eb("submissions.programme", "=", filters.programme));
+    if (filters.thesisStatus) {
+      conditions.push(eb("submissions.thesis_status", "=", filters.thesisStatus));
+    }
+    const valueOrNone = (
+      column: "sgs_stage" | "internal_examiner" | "external_examiner",
+      value: string | undefined,
+    ) => {
+      if (value === undefined) return;
+      conditions.push(
+        value === NONE
+          ? eb(`submissions.${column}`, "is", null)
+          : eb(`submissions.${column}`, "=", value),
+      );
+    };
+    valueOrNone("sgs_stage", filters.sgsStage);
+    valueOrNone("internal_examiner", filters.internalExaminer);
+    valueOrNone("external_examiner", filters.externalExaminer);
+    if (filters.missingDocument) {
+      const column = DOCUMENT_COLUMNS[filters.missingDocument].submitted;
+      conditions.push(eb(`submissions.${column}`, "=", 0));
+    }
+    return eb.and(conditions);
+  };
+}
+
+export interface SubmissionPage {
+  items: Submission[];
+  total: number;
+}
+
+/** One page of the filtered, sorted list, and how many submissions match in all. */
+export async function listSubmissions(
+  db: Executor,
+  query: SubmissionListQuery,
+): Promise<SubmissionPage> {
+  const where = matchesFilters(db, query);
+  const column = SORT_COLUMNS[query.sort];
+  const [rows, { count }] = await Promise.all([
+    db
+      .selectFrom("submissions")
+      .selectAll()
+      .where(where)
+      .orderBy(column, query.order)
+      // The id breaks ties, so pages never overlap or skip a row.
+      .orderBy("id", query.order)
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    db
+      .selectFrom("submissions")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where(where)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(rowToSubmission), total: Number(count) };
+}
+
+/** The next `limit` matching submissions after `afterId`, in id order: the export's keyset pages. */
+export async function listSubmissionsAfter(
+  db: Executor,
+  filters: SubmissionFilters,
+  afterId: number,
+  limit: number,
+): Promise<Submission[]> {
+  const rows = await db
+    .selectFrom("submissions")
+    .selectAll()
+    .where(matchesFilters(db, filters))
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map(rowToSubmission);
+}
+
+export async function findSubmissionsByIds(db: Executor, ids: number[]): Promise<Submission[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("submissions")
+    .selectAll()
+    .where("id", "in", ids)
+    .orderBy("id")
+    .execute();
+  return rows.map(rowToSubmission);
+}
+
+export async function findSubmissionsByIndexNumbers(
+  db: Executor,
+  indexNumbers: string[],
+): Promise<Submission[]> {
+  const found: Submission[] = [];
+  // Chunks keep the parameter count far below both databases' limits.
+  for (let start = 0; start < indexNumbers.length; start += 500) {
+    const chunk = indexNumbers.slice(start, start + 500);
+    const rows = await db
+      .selectFrom("submissions")
+      .selectAll()
+      .where("index_number", "in", chunk)
+      .execute();
+    found.push(...rows.map(rowToSubmission));
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+/**
+ * Writes a submission's fields and bumps its version. With `expectedVersion`, writes only if the
+ * stored version is still that one; returns null when it is not (someone else saved first).
+ */
+export async function updateSubmissionFields(
+  db: Executor,
+  id: number,
+  fields: SubmissionFields,
+  at: string,
+  expectedVersion: number | null,
+): Promise<Submission | null> {
+  let query = db
+    .updateTable("submissions")
+    .set((eb) => ({ ...fieldsToColumns(fields), updated_at: at, version: eb("version", "+", 1) }))
+    .where("id", "=", id);
+  if (expectedVersion !== null) query = query.where("version", "=", expectedVersion);
+  const row = await query.returningAll().executeTakeFirst();
+  return row ? rowToSubmission(row) : null;
+}
+
+export interface NewSubmissionEvent {
+  submissionId: number;
+  actorUserId: number | null;
+  at: string;
+  field: string;
+  from: string | null;
+  to: string | null;
+  kind: string;
+  confirmedOutOfOrder: boolean;
+}
+
+export async function insertSubmissionEvents(
+  db: Executor,
+  events: NewSubmissionEvent[],
+): Promise<void> {
+  for (let start = 0; start < events.length; start += 500) {
+    const chunk = events.slice(start, start + 500);
+    await db
+      .insertInto("submission_events")
+      .values(
+        chunk.map((e) => ({
+          submission_id: e.submissionId,
+          actor_user_id: e.actorUserId,
+          at: e.at,
+          field: e.field,
+          from_value: e.from,
+          to_value: e.to,
+          kind: e.kind,
+          confirmed_out_of_order: e.confirmedOutOfOrder ? 1 : 0,
+        })),
+      )
+      .execute();
+  }
+}
+
+export interface StoredSubmissionEvent extends NewSubmissionEvent {
+  id: number;
+  actor: { id: number; email: string; name: string | null } | null;
+}
+
+/** A submission's events, oldest first, with who made each change. */
+export async function listSubmissionEvents(
+  db: Executor,
+  submissionId: number,
+): Promise<StoredSubmissionEvent[]> {
+  const rows = await db
+    .selectFrom("submission_events as e")
+    .leftJoin("users as u", "u.id", "e.actor_user_id")
+    .select([
+      "e.id",
+      "e.submission_id",
+      "e.actor_user_id",
+      "e.at",
+      "e.field",
+      "e.from_value",
+      "e.to_value",
+      "e.kind",
+      "e.confirmed_out_of_order",
+      "u.email as actor_email",
+      "u.name as actor_name",
+    ])
+    .where("e.submission_id", "=", submissionId)
+    .orderBy("e.at")
+    .orderBy("e.id")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    submissionId: row.submission_id,
+    actorUserId: row.actor_user_id,
+    at: row.at,
+    field: row.field,
+    from: row.from_value,
+    to: row.to_value,
+    kind: row.kind,
+    confirmedOutOfOrder: Number(row.confirmed_out_of_order) === 1,
+    actor:
+      row.actor_user_id !== null && row.actor_email !== null
+        ? { id: row.actor_user_id, email: row.actor_email, name: row.actor_name }
+        : null,
+  }));
 }

@@ -1,13 +1,42 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { toStatusView } from "../../common/submission.js";
-import { submissionStatusResponseSchema } from "../../common/api.js";
-import { currentUser, requireUser } from "../auth/plugin.js";
+import { errorBodySchema, submissionStatusResponseSchema } from "../../common/api.js";
+import {
+  bulkUpdateResponseSchema,
+  bulkUpdateSchema,
+  confirmationRequiredSchema,
+  staleVersionSchema,
+  submissionEventsResponseSchema,
+  submissionInputSchema,
+  submissionListQuerySchema,
+  submissionListResponseSchema,
+  submissionResponseSchema,
+  submissionUpdateSchema,
+  timelineResponseSchema,
+} from "../../common/submissions-api.js";
+import { currentUser, requireAdmin, requireUser } from "../auth/plugin.js";
 import { canReadSubmission } from "../auth/policy.js";
 import { forbidden, notFound } from "../errors.js";
+import { presentEvent, presentSubmission, presentSubmissionPage } from "./presenter.js";
+import { handleProblems } from "./problems.js";
 import { findSubmissionByIndexNumber } from "./repository.js";
+import {
+  bulkUpdateSubmissions,
+  createSubmission,
+  getSubmission,
+  searchSubmissions,
+  submissionEvents,
+  submissionTimeline,
+  updateSubmission,
+} from "./service.js";
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
 
 export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
+  handleProblems(app);
+
   app.get(
     "/submissions/:indexNumber",
     {
@@ -15,7 +44,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["submissions"],
         summary: "A student's submission status (the prototype's status call)",
-        params: z.object({ indexNumber: z.string().trim().min(1).max(40) }),
+        params: indexNumberParams,
         response: { 200: submissionStatusResponseSchema },
       },
     },
@@ -33,4 +62,133 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       return { data: toStatusView(submission) };
     },
   );
+
+  app.get(
+    "/submissions/:indexNumber/timeline",
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ["submissions"],
+        summary: "Dated milestones of a submission, for its student or an administrator",
+        params: indexNumberParams,
+        response: { 200: timelineResponseSchema },
+      },
+    },
+    async (request) => ({
+      items: await submissionTimeline(app.db, currentUser(request), request.params.indexNumber),
+    }),
+  );
+
+  app.get(
+    "/submissions",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["submissions"],
+        summary: "Search, filter, sort and page through all submissions",
+        querystring: submissionListQuerySchema,
+        response: { 200: submissionListResponseSchema },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query;
+      return presentSubmissionPage(await searchSubmissions(app.db, request.query), page, pageSize);
+    },
+  );
+
+  app.post(
+    "/submissions",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["submissions"],
+        summary: "Add a submission",
+        body: submissionInputSchema,
+        response: { 201: submissionResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await createSubmission(app, currentUser(request), request.body);
+      return reply.code(201).send({ data: presentSubmission(created) });
+    },
+  );
+
+  app.get(
+    "/admin/submissions/:id",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["submissions"],
+        summary: "One submission with its version, for editing",
+        params: idParams,
+        response: { 200: submissionResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: presentSubmission(await getSubmission(app.db, request.params.id)),
+    }),
+  );
+
+  app.patch(
+    "/admin/submissions/:id",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["submissions"],
+        summary: "Edit and advance a submission (optimistic concurrency on version)",
+        params: idParams,
+        body: submissionUpdateSchema,
+        response: {
+          200: submissionResponseSchema,
+          409: z.union([staleVersionSchema, confirmationRequiredSchema, errorBodySchema]),
+        },
+      },
+    },
+    async (request) => {
+      const saved = await updateSubmission(
+        app,
+        currentUser(request),
+        request.params.id,
+        request.body,
+      );
+      return { data: presentSubmission(saved) };
+    },
+  );
+
+  app.get(
+    "/admin/submissions/:id/events",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["submissions"],
+        summary: "Every recorded change of a submission, oldest first, with who made it",
+        params: idParams,
+        response: { 200: submissionEventsResponseSchema },
+      },
+    },
+    async (request) => ({
+      items: (await submissionEvents(app.db, request.params.id)).map(presentEvent),
+    }),
+  );
+
+  app.post(
+    "/admin/submissions/bulk",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["submissions"],
+        summary: "Set a stage or examiner state on many submissions in one transaction",
+        body: bulkUpdateSchema,
+        response: {
+          200: bulkUpdateResponseSchema,
+          409: z.union([confirmationRequiredSchema, errorBodySchema]),
+        },
+      },
+    },
+    async (request) => {
+      const result = await bulkUpdateSubmissions(app, currentUser(request), request.body);
+      return { updated: result.updated, items: result.items.map(presentSubmission) };
+    },
+  );
+
 };

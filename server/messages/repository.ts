@@ -1,0 +1,135 @@
+import type { Executor } from "../submissions/repository.js";
+
+/** Messages shown in a student's Messages tab: notices about their submission and broadcasts. */
+
+export interface NewMessage {
+  submissionId: number | null;
+  title: string | null;
+  body: string;
+  createdBy: number | null;
+  at: string;
+}
+
+export interface StoredMessage {
+  id: number;
+  submissionId: number | null;
+  title: string | null;
+  body: string;
+  createdAt: string;
+  read: boolean;
+}
+
+export interface StudentAccount {
+  id: number;
+  email: string;
+  name: string | null;
+}
+
+export async function insertMessage(db: Executor, message: NewMessage): Promise<number> {
+  const row = await db
+    .insertInto("messages")
+    .values({
+      submission_id: message.submissionId,
+      title: message.title,
+      body: message.body,
+      created_by: message.createdBy,
+      created_at: message.at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The active student account linked to an index number, if the student has signed up. */
+export async function findStudentAccount(
+  db: Executor,
+  indexNumber: string,
+): Promise<StudentAccount | null> {
+  const row = await db
+    .selectFrom("users")
+    .select(["id", "email", "name"])
+    .where("role", "=", "student")
+    .where("active", "=", 1)
+    .where("index_number", "=", indexNumber)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function listVisibleMessages(
+  db: Executor,
+  userId: number,
+  submissionId: number | null,
+  limit: number,
+): Promise<StoredMessage[]> {
+  const rows = await db
+    .selectFrom("messages as m")
+    .leftJoin("message_reads as r", (join) =>
+      join.onRef("r.message_id", "=", "m.id").on("r.user_id", "=", userId),
+    )
+    .select(["m.id", "m.submission_id", "m.title", "m.body", "m.created_at", "r.read_at"])
+    // A student sees broadcasts and the notices about their own submission, nothing else.
+    .where((eb) =>
+      submissionId === null
+        ? eb("m.submission_id", "is", null)
+        : eb.or([eb("m.submission_id", "is", null), eb("m.submission_id", "=", submissionId)]),
+    )
+    .orderBy("m.created_at", "desc")
+    .orderBy("m.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    submissionId: row.submission_id,
+    title: row.title,
+    body: row.body,
+    createdAt: row.created_at,
+    read: row.read_at !== null,
+  }));
+}
+
+export async function countUnreadMessages(
+  db: Executor,
+  userId: number,
+  submissionId: number | null,
+): Promise<number> {
+  const { count } = await db
+    .selectFrom("messages as m")
+    .leftJoin("message_reads as r", (join) =>
+      join.onRef("r.message_id", "=", "m.id").on("r.user_id", "=", userId),
+    )
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("r.read_at", "is", null)
+    // A student sees broadcasts and the notices about their own submission, nothing else.
+    .where((eb) =>
+      submissionId === null
+        ? eb("m.submission_id", "is", null)
+        : eb.or([eb("m.submission_id", "is", null), eb("m.submission_id", "=", submissionId)]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export async function findMessage(
+  db: Executor,
+  id: number,
+): Promise<{ id: number; submissionId: number | null } | null> {
+  const row = await db
+    .selectFrom("messages")
+    .select(["id", "submission_id"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? { id: row.id, submissionId: row.submission_id } : null;
+}
+
+export async function markMessageRead(
+  db: Executor,
+  messageId: number,
+  userId: number,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto("message_reads")
+    .values({ message_id: messageId, user_id: userId, read_at: at })
+    .onConflict((oc) => oc.columns(["message_id", "user_id"]).doNothing())
+    .execute();
+}

@@ -1,0 +1,150 @@
+import { describeWorkflowMove } from "../../common/workflow.js";
+import type { Submission } from "../../common/submission.js";
+import type { MessageListResponse, SendMessage } from "../../common/submissions-api.js";
+import type { SessionUser } from "../auth/session.js";
+import type { Config } from "../config.js";
+import { nowIso, type Db } from "../db/database.js";
+import { notFound } from "../errors.js";
+import { enqueueMail } from "../mail/outbox.js";
+import { isWorkflowField, type FieldChange } from "../submissions/changes.js";
+import { findSubmissionByIndexNumber, type Executor } from "../submissions/repository.js";
+import {
+  countUnreadMessages,
+  findMessage,
+  findStudentAccount,
+  insertMessage,
+  listVisibleMessages,
+  markMessageRead,
+} from "./repository.js";
+import { presentMessage } from "./presenter.js";
+
+export interface MessageContext {
+  db: Db;
+  config: Pick<Config, "publicUrl">;
+}
+
+/** The Messages tab shows this many, newest first. */
+const MESSAGE_LIST_LIMIT = 200;
+
+/**
+ * Tells the student about their submission's workflow moves: one message in the Messages tab per
+ * save (listing every stage and examiner move of it) and, when the student has an account, the
+ * same words by email. Call it in the transaction that writes the moves.
+ */
+export async function notifyWorkflowChanges(
+  trx: Executor,
+  config: Pick<Config, "publicUrl">,
+  submission: Pick<Submission, "id" | "indexNumber" | "studentName">,
+  changes: FieldChange[],
+  actorUserId: number | null,
+  at: string,
+): Promise<void> {
+  const lines = changes.flatMap((change) =>
+    isWorkflowField(change.field)
+      ? [describeWorkflowMove(change.field, change.from, change.to)]
+      : [],
+  );
+  if (lines.length === 0) return;
+  const title = lines.length === 1 ? (lines[0] ?? null) : "Your thesis submission has moved on";
+  const body = `Your thesis submission (${submission.indexNumber}) has been updated:\n${lines
+    .map((line) => `- ${line}`)
+    .join("\n")}`;
+  await insertMessage(trx, {
+    submissionId: submission.id,
+    title,
+    body,
+    createdBy: actorUserId,
+    at,
+  });
+  await mailStudent(trx, config, submission, `ETS Tracking: ${title}`, body, {
+    name: "submission_update",
+    params: { indexNumber: submission.indexNumber, changes: lines },
+  });
+}
+
+async function mailStudent(
+  trx: Executor,
+  config: Pick<Config, "publicUrl">,
+  submission: Pick<Submission, "indexNumber" | "studentName">,
+  subject: string,
+  body: string,
+  template: { name: string; params: Record<string, unknown> },
+): Promise<void> {
+  const account = await findStudentAccount(trx, submission.indexNumber);
+  if (!account) return;
+  const greeting = `Dear ${account.name ?? submission.studentName},`;
+  const link = `${config.publicUrl}/dashboard/messages`;
+  await enqueueMail(trx, {
+    to: account.email,
+    subject,
+    text: `${greeting}\n\n${body}\n\nSee your submission's progress and messages at ${link}\n\nSchool of Graduate Studies`,
+    template,
+  });
+}
+
+/** An administrator's notice to one student (by index number) or to every student. */
+export async function sendMessage(
+  ctx: MessageContext,
+  admin: SessionUser,
+  message: SendMessage,
+): Promise<void> {
+  const at = nowIso();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (message.broadcast) {
+      await insertMessage(trx, {
+        submissionId: null,
+        title: message.title ?? null,
+        body: message.body,
+        createdBy: admin.id,
+        at,
+      });
+      return;
+    }
+    const indexNumber = message.indexNumber ?? "";
+    const submission = await findSubmissionByIndexNumber(trx, indexNumber);
+    if (!submission) throw notFound(`No submission has the index number ${indexNumber}.`);
+    await insertMessage(trx, {
+      submissionId: submission.id,
+      title: message.title ?? null,
+      body: message.body,
+      createdBy: admin.id,
+      at,
+    });
+    const subject = `ETS Tracking: ${message.title ?? "a message about your thesis submission"}`;
+    await mailStudent(trx, ctx.config, submission, subject, message.body, {
+      name: "admin_notice",
+      params: { indexNumber },
+    });
+  });
+}
+
+/** The student's own notices and the broadcasts, newest first, with what they have read. */
+export async function listStudentMessages(
+  db: Db,
+  student: SessionUser,
+): Promise<MessageListResponse> {
+  const submissionId = await ownSubmissionId(db, student);
+  const [messages, unreadCount] = await Promise.all([
+    listVisibleMessages(db, student.id, submissionId, MESSAGE_LIST_LIMIT),
+    countUnreadMessages(db, student.id, submissionId),
+  ]);
+  return { items: messages.map(presentMessage), unreadCount };
+}
+
+/** Marks a message read; a message the student may not see is "not found", never "forbidden". */
+export async function readMessage(db: Db, student: SessionUser, messageId: number): Promise<void> {
+  const [message, submissionId] = await Promise.all([
+    findMessage(db, messageId),
+    ownSubmissionId(db, student),
+  ]);
+  const visible =
+    message !== null && (message.submissionId === null || message.submissionId === submissionId);
+  if (!message || !visible) throw notFound("There is no such message.");
+  await markMessageRead(db, message.id, student.id, nowIso());
+}
+
+async function ownSubmissionId(db: Db, student: SessionUser): Promise<number | null> {
+  if (student.indexNumber === null) return null;
+  const submission = await findSubmissionByIndexNumber(db, student.indexNumber);
+  return submission?.id ?? null;
+}
