@@ -1,4 +1,69 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  messageListResponseSchema,
+  sendMessageSchema,
+  successSchema,
+} from "../../common/submissions-api.js";
+import { currentUser, requireAdmin } from "../auth/plugin.js";
+import { forbidden, unauthorized } from "../errors.js";
+import { listStudentMessages, readMessage, sendMessage } from "./service.js";
 
-// Routes of this feature are registered here (issue in progress).
-export const messageRoutes: FastifyPluginAsyncZod = async () => {};
+/**
+ * preHandler: the Messages tab is the student's. (An access rule; it would sit in
+ * server/auth/policy.ts, which another feature owns.)
+ */
+async function requireStudent(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.user) throw unauthorized();
+  if (request.user.role !== "student") throw forbidden("Messages are shown to students.");
+}
+
+export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/messages",
+    {
+      preHandler: requireStudent,
+      schema: {
+        tags: ["messages"],
+        summary: "The signed-in student's messages and broadcasts, newest first",
+        response: { 200: messageListResponseSchema },
+      },
+    },
+    async (request) => listStudentMessages(app.db, currentUser(request)),
+  );
+
+  app.post(
+    "/messages/:id/read",
+    {
+      preHandler: requireStudent,
+      schema: {
+        tags: ["messages"],
+        summary: "Mark one of the student's messages read",
+        params: z.object({ id: z.coerce.number().int().positive() }),
+        response: { 200: successSchema },
+      },
+    },
+    async (request) => {
+      await readMessage(app.db, currentUser(request), request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    "/admin/messages",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["messages"],
+        summary: "Send a notice to one student (by index number) or to every student",
+        body: sendMessageSchema,
+        response: { 201: successSchema },
+      },
+    },
+    async (request, reply) => {
+      await sendMessage(app, currentUser(request), request.body);
+      return reply.code(201).send({ success: true as const });
+    },
+  );
+};
