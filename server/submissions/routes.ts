@@ -30,6 +30,7 @@ import {
   submissionTimeline,
   updateSubmission,
 } from "./service.js";
+import { transferRoutes } from "./transfer-routes.js";
 
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
@@ -191,4 +192,5 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  await app.register(transferRoutes);
 };
