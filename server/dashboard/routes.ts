@@ -1,4 +1,19 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { statsResponseSchema } from "../../common/submissions-api.js";
+import { requireAdmin } from "../auth/plugin.js";
+import { dashboardStats } from "./service.js";
 
-// Routes of this feature are registered here (issue in progress).
-export const dashboardRoutes: FastifyPluginAsyncZod = async () => {};
+export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/admin/stats",
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ["dashboard"],
+        summary: "Figures for the administrator's dashboard",
+        response: { 200: statsResponseSchema },
+      },
+    },
+    async () => dashboardStats(app.db, app.config),
+  );
+};
