@@ -97,7 +97,7 @@ export function SignupPage() {
           label="Index Number"
           autoComplete="off"
           spellCheck={false}
-          hint="As printed on your student ID card, for example PG1234567."
+          hint="The number on your student ID card."
           error={errors.indexNumber?.message}
           {...form.register("indexNumber")}
         />

@@ -25,6 +25,8 @@ export function ContactPage() {
   const [attempt, setAttempt] = useState(0);
   const confirmationRef = useRef<HTMLDivElement>(null);
   const form = useForm<ContactForm, unknown, ContactInput>({
+    // The error summary takes focus after a failed submit; its links lead to each field.
+    shouldFocusError: false,
     resolver: zodResolver(contactSchema),
     // A signed-in student need not type their email again.
     values: { email: me.data?.email ?? "", message: "" },

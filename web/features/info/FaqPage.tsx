@@ -164,7 +164,7 @@ export function FaqPage() {
           ))}
         </section>
       ))}
-      <p>
+      <p className="faq__more">
         Still stuck? <Link to="/help/contact">Send us a message</Link>.
       </p>
     </article>

@@ -64,6 +64,8 @@ function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
   const change = useChangePassword();
   const [attempt, setAttempt] = useState(0);
   const form = useForm<ChangePasswordForm, unknown, ChangePasswordValues>({
+    // The error summary takes focus after a failed submit; its links lead to each field.
+    shouldFocusError: false,
     resolver: zodResolver(changePasswordFormSchema),
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
   });
