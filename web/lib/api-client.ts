@@ -49,7 +49,10 @@ export async function apiRequest<T>(
     response = await fetch(`/api${path}`, {
       method,
       credentials: "same-origin",
-      headers: body === undefined || isForm ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
+      headers:
+        body === undefined || isForm
+          ? { accept: "application/json" }
+          : { "content-type": "application/json", accept: "application/json" },
       body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
       signal: init.signal,
     });
@@ -80,7 +83,8 @@ export async function apiRequest<T>(
 }
 
 export const api = {
-  get: <T>(path: string, query?: Query, init?: { signal?: AbortSignal }) => apiRequest<T>("GET", withQuery(path, query), undefined, init),
+  get: <T>(path: string, query?: Query, init?: { signal?: AbortSignal }) =>
+    apiRequest<T>("GET", withQuery(path, query), undefined, init),
   post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
   patch: <T>(path: string, body: unknown) => apiRequest<T>("PATCH", path, body),
   delete: <T>(path: string) => apiRequest<T>("DELETE", path),
