@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { ACCOUNT_MESSAGES } from "../../common/accounts.js";
+import { installWriteTrap } from "../db/dialect.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import {
   ADMIN_PASSCODE,
@@ -84,6 +85,32 @@ describe("sign-up (POST /api/create_user)", () => {
       .executeTakeFirstOrThrow();
     expect(stored.code_hash).toMatch(/^\$argon2id\$/);
     expect(stored.code_hash).not.toContain(code);
+  });
+
+  it("writes the account and its mail in one transaction: if the mail cannot be queued, there is no account", async () => {
+    await installWriteTrap(t.db, "outbox", "to_address", "trapped@st.school.edu");
+    const res = await postJson(t.app, "/api/create_user", {
+      email: "trapped@st.school.edu",
+      indexNumber: "SU-0099",
+    });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      success: false,
+      code: "internal",
+      message: "Something went wrong on our side. Please try again.",
+    });
+    const users = await t.db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", "trapped@st.school.edu")
+      .execute();
+    expect(users).toEqual([]);
+    // Nothing half-done blocks a later attempt with the same index number.
+    const retry = await postJson(t.app, "/api/create_user", {
+      email: "untrapped@st.school.edu",
+      indexNumber: "SU-0099",
+    });
+    expect(retry.statusCode).toBe(200);
   });
 
   it("ignores a password sent by an old client: the server chooses the code", async () => {

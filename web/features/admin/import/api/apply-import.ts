@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  importRejectedSchema,
+  type ImportError,
+  type ImportResult,
+} from "../../../../../common/submissions-api.js";
+import { ApiError, api } from "../../../../lib/api-client.js";
+import { adminKeys } from "../../query-keys.js";
+
+/**
+ * POST /api/admin/import/apply (multipart `file`): all or nothing. A file with any bad row is
+ * refused with 400 and its errors, and no submission changes.
+ */
+export function applyImport(file: File) {
+  const body = new FormData();
+  body.append("file", file);
+  return api.post<ImportResult>("/admin/import/apply", body);
+}
+
+export function useApplyImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: applyImport,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: adminKeys.submissions() });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.stats() });
+    },
+  });
+}
+
+/** The row errors of a refused apply, if that is what the error is. */
+export function rejectedRows(error: unknown): ImportError[] | null {
+  if (!(error instanceof ApiError)) return null;
+  const parsed = importRejectedSchema.safeParse(error.body);
+  return parsed.success ? parsed.data.errors : null;
+}

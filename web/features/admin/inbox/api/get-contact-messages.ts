@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { ContactMessage } from "../../../../../common/accounts.js";
+import { api } from "../../../../lib/api-client.js";
+import { adminKeys } from "../../query-keys.js";
+
+/** GET /api/admin/contact_messages: what visitors sent through the help/contact form. */
+export async function getContactMessages(signal?: AbortSignal): Promise<ContactMessage[]> {
+  const { items } = await api.get<{ items: ContactMessage[] }>(
+    "/admin/contact_messages",
+    undefined,
+    { signal },
+  );
+  return items;
+}
+
+export const contactMessagesQueryOptions = queryOptions({
+  queryKey: adminKeys.contactMessages(),
+  queryFn: ({ signal }) => getContactMessages(signal),
+});
+
+export function useContactMessages() {
+  return useQuery(contactMessagesQueryOptions);
+}

@@ -1,0 +1,12 @@
+import { useMutation } from "@tanstack/react-query";
+import type { SendMessage } from "../../../../../common/submissions-api.js";
+import { api } from "../../../../lib/api-client.js";
+
+/** POST /api/admin/messages: a notice to one student (by index number) or to every student. */
+export function sendNotice(message: SendMessage) {
+  return api.post<{ success: true }>("/admin/messages", message);
+}
+
+export function useSendNotice() {
+  return useMutation({ mutationFn: sendNotice });
+}

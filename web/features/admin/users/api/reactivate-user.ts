@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../../lib/api-client.js";
+import { adminKeys } from "../../query-keys.js";
+
+/** POST /api/admin/users/:id/reactivate: the account may sign in again. */
+export function reactivateUser(id: number) {
+  return api.post<{ success: true }>(`/admin/users/${id}/reactivate`);
+}
+
+export function useReactivateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: reactivateUser,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adminKeys.users() }),
+  });
+}
