@@ -67,6 +67,10 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import("../features/admin/users/NewUserPage.js"), "NewUserPage"),
               },
               // Admin routes added by the workflow features go below this line.
+              { path: "import", lazy: page(() => import("../features/admin/import/ImportPage.js"), "ImportPage") },
+              { path: "users", lazy: page(() => import("../features/admin/users/UsersPage.js"), "UsersPage") },
+              { path: "notices", lazy: page(() => import("../features/admin/notices/NoticesPage.js"), "NoticesPage") },
+              { path: "inbox", lazy: page(() => import("../features/admin/inbox/InboxPage.js"), "InboxPage") },
             ],
           },
           { path: "*", lazy: page(() => import("./NotFoundPage.js"), "NotFoundPage") },
