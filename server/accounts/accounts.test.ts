@@ -172,6 +172,26 @@ describe("sign-up (POST /api/create_user)", () => {
     expect(owner.statusCode).toBe(200);
   });
 
+  it("links an index number typed in another letter case to the record's own spelling", async () => {
+    await addSubmission(t.db, "PG/CASE-01", { studentEmail: "case@st.school.edu" });
+    const impostor = await postJson(t.app, "/api/create_user", {
+      email: "other@st.school.edu",
+      indexNumber: "pg/case-01",
+    });
+    expect(impostor.statusCode).toBe(400);
+    const code = await signUpStudent(t.app, "case@st.school.edu", "pg/Case-01");
+    const signIn = await postJson(t.app, "/api/user_sign_in", {
+      email: "case@st.school.edu",
+      password: code,
+    });
+    expect(signIn.json().user).toEqual({ role: "student", indexNumber: "PG/CASE-01" });
+    const again = await postJson(t.app, "/api/create_user", {
+      email: "third@st.school.edu",
+      indexNumber: "PG/case-01",
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
   it("rejects empty, malformed, missing and oversized fields with a field message", async () => {
     const cases: Array<[unknown, string]> = [
       [{ email: "", indexNumber: "SU-0006" }, "email"],

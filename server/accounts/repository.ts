@@ -69,7 +69,7 @@ export async function findAccountById(db: Executor, id: number): Promise<Account
   return row ? toAccount(row) : null;
 }
 
-/** Whether an account already holds this email or this index number. */
+/** Whether an account already holds this email or this index number (in any letter case). */
 export async function accountExists(
   db: Executor,
   email: string,
@@ -78,9 +78,46 @@ export async function accountExists(
   const row = await db
     .selectFrom("users")
     .select("id")
-    .where((eb) => eb.or([eb("email", "=", email), eb("index_number", "=", indexNumber)]))
+    .where((eb) =>
+      eb.or([
+        eb("email", "=", email),
+        eb(eb.fn("lower", ["index_number"]), "=", indexNumber.toLowerCase()),
+      ]),
+    )
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The submission a new account will link to, as the sign-up rules need it. */
+export interface SubmissionLink {
+  indexNumber: string;
+  studentName: string;
+  studentEmail: string | null;
+}
+
+/**
+ * The submission for an index number typed at sign-up, ignoring letter case ("pg/12" finds
+ * "PG/12"), so the account takes the record's own spelling and links to it. An exact match wins.
+ */
+export async function findSubmissionLink(
+  db: Executor,
+  indexNumber: string,
+): Promise<SubmissionLink | null> {
+  const rows = await db
+    .selectFrom("submissions")
+    .select(["index_number", "student_name", "student_email"])
+    .where(sql<SqlBool>`lower(index_number) = ${indexNumber.toLowerCase()}`)
+    .orderBy("id")
+    .limit(10)
+    .execute();
+  const row = rows.find((r) => r.index_number === indexNumber) ?? rows[0];
+  return row
+    ? {
+        indexNumber: row.index_number,
+        studentName: row.student_name,
+        studentEmail: row.student_email,
+      }
+    : null;
 }
 
 export async function insertStudent(

@@ -23,7 +23,6 @@ import {
 } from "../errors.js";
 import { enqueueMail } from "../mail/outbox.js";
 import { signInCodeMail } from "../mail/templates.js";
-import { findSubmissionByIndexNumber } from "../submissions/repository.js";
 import {
   createSession,
   deleteSession,
@@ -45,6 +44,7 @@ import {
   accountExists,
   findAccountByEmail,
   findAccountById,
+  findSubmissionLink,
   insertStudent,
   recordFailedSignIn,
   recordSuccessfulSignIn,
@@ -75,17 +75,17 @@ export async function signUp(
   ctx: RequestContext,
   now: Date = new Date(),
 ): Promise<void> {
-  const { email, indexNumber } = input;
+  const { email } = input;
   if (!emailDomainAllowed(email, config.studentEmailDomains)) {
     throw validationError(
       "email",
       `Use your institutional email address (ending in ${config.studentEmailDomains.map((d) => `@${d}`).join(" or ")}).`,
     );
   }
-  if (await accountExists(db, email, indexNumber)) {
+  if (await accountExists(db, email, input.indexNumber)) {
     throw conflict(ACCOUNT_MESSAGES.userExists);
   }
-  const submission = await findSubmissionByIndexNumber(db, indexNumber);
+  const submission = await findSubmissionLink(db, input.indexNumber);
   const emailOnFile = submission?.studentEmail?.trim().toLowerCase() || null;
   if (emailOnFile !== null && emailOnFile !== email) {
     throw validationError(
@@ -93,6 +93,8 @@ export async function signUp(
       "This is not the email address on file for this index number. Use the one you gave the School of Graduate Studies, or contact them.",
     );
   }
+  // The record's own spelling, so the account links to it whatever case the student typed.
+  const indexNumber = submission?.indexNumber ?? input.indexNumber;
 
   const code = generateCode();
   const codeHash = await hashSecret(code);
