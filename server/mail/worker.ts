@@ -156,7 +156,7 @@ function describeError(error: unknown): string {
 
 /**
  * Runs deliverDueMail every config.mailPollIntervalMs while the app is up (config.mailWorker),
- * starting when the app is ready and stopping, after the pass in flight, when it closes.
+ * starting when the app is ready and stopping, after the pass in flight, when it starts closing.
  */
 export const mailWorker = fp(
   async (app: FastifyInstance) => {
@@ -179,7 +179,9 @@ export const mailWorker = fp(
     app.addHook("onReady", async () => {
       tick();
     });
-    app.addHook("onClose", async () => {
+    // preClose, not onClose: onClose hooks run last-registered first, so the database could be
+    // destroyed under a pass that has sent a mail but not yet marked it sent.
+    app.addHook("preClose", async () => {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
