@@ -87,17 +87,13 @@ export function NewSubmissionPage() {
         onError: (error) => {
           if (error instanceof ApiError && error.status === 409) {
             const duplicate = error.fields.find((f) => f.field === "indexNumber");
-            form.setError(
-              "indexNumber",
-              {
-                type: "server",
-                message:
-                  duplicate?.message && /^[A-Z]/.test(duplicate.message)
-                    ? duplicate.message
-                    : `A submission with index number ${input.indexNumber} already exists. Check the number, or find that submission in All Submissions.`,
-              },
-              { shouldFocus: true },
-            );
+            form.setError("indexNumber", {
+              type: "server",
+              message:
+                duplicate?.message && /^[A-Z]/.test(duplicate.message)
+                  ? duplicate.message
+                  : `A submission with index number ${input.indexNumber} already exists. Check the number, or find that submission in All Submissions.`,
+            });
             return;
           }
           let placed = false;
@@ -105,13 +101,11 @@ export function NewSubmissionPage() {
             for (const f of error.fields) {
               const field = FORM_FIELDS.find((name) => name === f.field);
               if (!field) continue;
-              form.setError(
-                field,
-                { type: "server", message: fieldMessage(FIELD_LABELS[field], f.message) },
-                {
-                  shouldFocus: !placed,
-                },
-              );
+              // The error summary takes focus and links to each field.
+              form.setError(field, {
+                type: "server",
+                message: fieldMessage(FIELD_LABELS[field], f.message),
+              });
               placed = true;
             }
           }

@@ -1,0 +1,229 @@
+import { describe, expect, it } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
+import type { SubmissionDto } from "../../../../common/submissions-api.js";
+import { makeSubmission, mockApi, renderPage, type Answer, type Call } from "../test/harness.js";
+import { AllSubmissionsPage, SEARCH_PLACEHOLDER } from "./AllSubmissionsPage.js";
+
+// The server is outside the component's control: fetch is stubbed with a small stand-in for
+// GET /api/submissions (docs/api.md) that filters by `q` the way the contract describes.
+const records: SubmissionDto[] = [
+  makeSubmission({
+    id: 1,
+    studentName: "Ama Mensah",
+    indexNumber: "PG1000001",
+    sgsStage: "sent_to_examiners",
+  }),
+  makeSubmission({
+    id: 2,
+    studentName: "Kofi Boateng",
+    indexNumber: "PG1000002",
+    sgsStage: "awaiting_review",
+  }),
+  makeSubmission({ id: 3, studentName: "Yaa Asantewaa", indexNumber: "PG1000003", sgsStage: null }),
+];
+
+function listAnswer(call: Call): Answer {
+  const q = (call.url.searchParams.get("q") ?? "").toLowerCase();
+  const items = records.filter(
+    (r) => r.studentName.toLowerCase().includes(q) || r.indexNumber.toLowerCase().includes(q),
+  );
+  return { body: { items, total: items.length, page: 1, pageSize: 25 } };
+}
+
+function setup(url = "/admin/all_submissions", extra: Parameters<typeof mockApi>[0] = []) {
+  const api = mockApi([
+    ...extra,
+    { path: "/api/submissions", answer: listAnswer },
+    {
+      path: /^\/api\/admin\/submissions\/\d+$/,
+      answer: (call) => ({
+        body: { data: records.find((r) => `/api/admin/submissions/${r.id}` === call.url.pathname) },
+      }),
+    },
+    { path: /^\/api\/admin\/submissions\/\d+\/events$/, answer: () => ({ body: { items: [] } }) },
+  ]);
+  const view = renderPage(<AllSubmissionsPage />, { path: "/admin/all_submissions", url });
+  const listCalls = () => api.callsTo("GET", "/api/submissions");
+  return { ...view, api, listCalls };
+}
+
+const rowOf = (name: string) => screen.getByRole("cell", { name }).closest("tr")!;
+
+describe("All Submissions", () => {
+  it("focuses the search box on arrival, with the prototype's placeholder", async () => {
+    setup();
+    const search = screen.getByPlaceholderText(SEARCH_PLACEHOLDER);
+    expect(SEARCH_PLACEHOLDER).toBe("search according to name or index number");
+    expect(search).toHaveFocus();
+    expect(await screen.findByRole("cell", { name: "AMA MENSAH" })).toBeInTheDocument();
+  });
+
+  it("shows names upper-case with IndexNumber and Programme columns, and the total", async () => {
+    setup();
+    expect(await screen.findByRole("cell", { name: "KOFI BOATENG" })).toBeInTheDocument();
+    for (const column of ["Name", "IndexNumber", "Programme"]) {
+      expect(screen.getByRole("columnheader", { name: column })).toBeInTheDocument();
+    }
+    expect(screen.getByText("Showing 1–3 of 3 submissions")).toBeInTheDocument();
+    expect(within(rowOf("AMA MENSAH")).getByText("SGS: Sent to Examiners")).toBeInTheDocument();
+  });
+
+  it("puts the search term in the address and asks the server as you type", async () => {
+    const user = userEvent.setup();
+    const { router, listCalls } = setup();
+    await screen.findByRole("cell", { name: "AMA MENSAH" });
+
+    await user.type(screen.getByPlaceholderText(SEARCH_PLACEHOLDER), "kofi");
+
+    await waitFor(() => expect(router.state.location.search).toBe("?q=kofi"));
+    await waitFor(() =>
+      expect(screen.queryByRole("cell", { name: "AMA MENSAH" })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole("cell", { name: "KOFI BOATENG" })).toBeInTheDocument();
+    // Debounced: one request for the word, not one per key.
+    expect(listCalls().map((c) => c.url.searchParams.get("q"))).toEqual([null, "kofi"]);
+  });
+
+  it("reads the search term from the address", async () => {
+    const { listCalls } = setup("/admin/all_submissions?q=asante");
+    expect(screen.getByPlaceholderText(SEARCH_PLACEHOLDER)).toHaveValue("asante");
+    expect(await screen.findByRole("cell", { name: "YAA ASANTEWAA" })).toBeInTheDocument();
+    expect(screen.queryByRole("cell", { name: "AMA MENSAH" })).not.toBeInTheDocument();
+    expect(listCalls()[0]!.url.searchParams.get("q")).toBe("asante");
+  });
+
+  it("keeps the previous rows on screen while the next answer loads", async () => {
+    const user = userEvent.setup();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    setup("/admin/all_submissions", [
+      {
+        path: "/api/submissions",
+        answer: async (call) => {
+          if (call.url.searchParams.get("q")) await gate;
+          return listAnswer(call);
+        },
+      },
+    ]);
+    await screen.findByRole("cell", { name: "AMA MENSAH" });
+    await user.type(screen.getByPlaceholderText(SEARCH_PLACEHOLDER), "yaa");
+    expect(await screen.findByText(/Updating/)).toBeInTheDocument();
+    expect(screen.getByRole("cell", { name: "AMA MENSAH" })).toBeInTheDocument();
+    release();
+    await waitFor(() =>
+      expect(screen.queryByRole("cell", { name: "AMA MENSAH" })).not.toBeInTheDocument(),
+    );
+  });
+
+  it("moves between rows with the arrow keys, opens with Enter, closes with Escape back on the row", async () => {
+    const user = userEvent.setup();
+    const { router } = setup();
+    const first = (await screen.findByRole("cell", { name: "AMA MENSAH" })).closest("tr")!;
+    first.focus();
+    await user.keyboard("{ArrowDown}");
+    const second = rowOf("KOFI BOATENG");
+    expect(second).toHaveFocus();
+
+    await user.keyboard("{Enter}");
+    const panel = await screen.findByRole("dialog", { name: "Submission Details" });
+    expect(await within(panel).findByText("PG1000002")).toBeInTheDocument();
+    expect(router.state.location.search).toBe("?open=2");
+    expect(second).toHaveAttribute("aria-selected", "true");
+    // The list stays in view beside the panel.
+    expect(screen.getByRole("cell", { name: "AMA MENSAH" })).toBeInTheDocument();
+
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog", { name: "Submission Details" })).not.toBeInTheDocument();
+    expect(second).toHaveFocus();
+    expect(router.state.location.search).toBe("");
+  });
+
+  it("opens the details panel when a row is clicked", async () => {
+    const user = userEvent.setup();
+    setup();
+    await user.click(await screen.findByRole("cell", { name: "YAA ASANTEWAA" }));
+    const panel = await screen.findByRole("dialog", { name: "Submission Details" });
+    expect(within(panel).getByTestId("marker-SGS Admin")).toHaveTextContent("Not set");
+    await user.click(within(panel).getByRole("button", { name: "Close" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("links the exports to the current filters", async () => {
+    setup("/admin/all_submissions?q=ama&sgsStage=sent_to_examiners");
+    await screen.findByRole("cell", { name: "AMA MENSAH" });
+    expect(screen.getByRole("link", { name: "Export CSV" })).toHaveAttribute(
+      "href",
+      "/api/admin/export?format=csv&q=ama&sgsStage=sent_to_examiners",
+    );
+    expect(screen.getByRole("link", { name: "Export XLSX" })).toHaveAttribute(
+      "href",
+      "/api/admin/export?format=xlsx&q=ama&sgsStage=sent_to_examiners",
+    );
+  });
+
+  it("says when nothing matches and offers to clear the search", async () => {
+    const user = userEvent.setup();
+    const { router } = setup("/admin/all_submissions?q=zzz");
+    expect(await screen.findByText(/No submission matches “zzz”/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Clear search and filters" }));
+    expect(await screen.findByRole("cell", { name: "AMA MENSAH" })).toBeInTheDocument();
+    expect(router.state.location.search).toBe("");
+  });
+
+  it("sets a stage for several selected rows, confirming the out-of-order moves first", async () => {
+    const user = userEvent.setup();
+    let turn = 0;
+    const { api } = setup("/admin/all_submissions", [
+      {
+        method: "POST",
+        path: "/api/admin/submissions/bulk",
+        answer: () =>
+          turn++ === 0
+            ? {
+                status: 409,
+                body: {
+                  success: false,
+                  code: "confirmation_required",
+                  message: "Some of these moves skip or reverse the workflow.",
+                  moves: [
+                    {
+                      submissionId: 3,
+                      field: "sgsStage",
+                      from: null,
+                      to: "nominations_ready",
+                      kind: "skip",
+                    },
+                  ],
+                },
+              }
+            : { body: { updated: 2, items: [] } },
+      },
+    ]);
+    await screen.findByRole("cell", { name: "AMA MENSAH" });
+    await user.click(screen.getByRole("checkbox", { name: "Select Kofi Boateng" }));
+    await user.click(screen.getByRole("checkbox", { name: "Select Yaa Asantewaa" }));
+    const bulk = screen.getByRole("region", { name: "2 selected" });
+
+    await user.selectOptions(within(bulk).getByLabelText("To"), "Nominations Ready");
+    await user.click(within(bulk).getByRole("button", { name: "Apply to 2" }));
+
+    const dialog = await screen.findByRole("alertdialog", { name: "Confirm out-of-order moves" });
+    expect(
+      within(dialog).getByText(
+        "Yaa Asantewaa (PG1000003): SGS Admin stage: Not set → Nominations Ready (skips ahead)",
+      ),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Yes, update all 2" }));
+
+    expect(
+      await screen.findByText("Updated 2 submissions: SGS Admin stage set to Nominations Ready."),
+    ).toBeInTheDocument();
+    const posts = api.callsTo("POST", "/api/admin/submissions/bulk");
+    expect(posts.map((p) => p.body)).toEqual([
+      { ids: [2, 3], set: { sgsStage: "nominations_ready" } },
+      { ids: [2, 3], set: { sgsStage: "nominations_ready" }, confirmOutOfOrder: true },
+    ]);
+    expect(screen.getByRole("checkbox", { name: "Select Kofi Boateng" })).not.toBeChecked();
+  });
+});
