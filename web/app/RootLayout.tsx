@@ -10,14 +10,16 @@ export function RootLayout() {
         Skip to content
       </a>
       <TopBar />
-      <div className="route-progress" aria-hidden={navigation.state === "idle"} data-active={navigation.state !== "idle"} />
+      <div
+        className="route-progress"
+        aria-hidden={navigation.state === "idle"}
+        data-active={navigation.state !== "idle"}
+      />
       <main id="main" tabIndex={-1} className="app__main">
         <Outlet />
       </main>
       <footer className="footer">
-        <p>
-          © {new Date().getFullYear()} School of Graduate Studies. All rights reserved.
-        </p>
+        <p>© {new Date().getFullYear()} School of Graduate Studies. All rights reserved.</p>
         <p className="footer__links">
           <Link to="/help/contact">Contact us</Link>
           <Link to="/help/faq">FAQ</Link>
@@ -56,10 +58,18 @@ function TopBar() {
             {signedIn ? (
               <>
                 <li>
-                  {role === "admin" ? <NavLink to="/admin">Dashboard</NavLink> : <NavLink to="/dashboard">Student Dashboard</NavLink>}
+                  {role === "admin" ? (
+                    <NavLink to="/admin">Dashboard</NavLink>
+                  ) : (
+                    <NavLink to="/dashboard">Student Dashboard</NavLink>
+                  )}
                 </li>
                 <li>
-                  <button type="button" className="button button--small button--on-dark" onClick={() => void logout()}>
+                  <button
+                    type="button"
+                    className="button button--small button--on-dark"
+                    onClick={() => void logout()}
+                  >
                     Logout
                   </button>
                 </li>

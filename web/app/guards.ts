@@ -34,6 +34,7 @@ export async function requireAdminLoader({ request }: LoaderFunctionArgs) {
 
 /** Only same-site paths are followed after sign-in (no open redirect). */
 export function safeNext(next: string | null): string | null {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return null;
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\"))
+    return null;
   return next;
 }
