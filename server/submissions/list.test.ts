@@ -108,6 +108,8 @@ describe("GET /api/submissions: search", () => {
     expect(await search('"')).toEqual([]);
     expect(await search('Abena" OR "Yaa')).toEqual([]);
     expect(await search("Mensah*")).toEqual([]);
+    // Control characters are dropped, so no term can span the name and the index number.
+    expect(await search("Men\u001fsah")).toEqual(["Abena Mensah"]);
   });
 
   it("ignores surrounding spaces and an empty term", async () => {
