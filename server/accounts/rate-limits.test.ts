@@ -170,7 +170,7 @@ describe("per-account limits (defaults)", () => {
       .executeTakeFirstOrThrow();
     expect(row.failed_sign_ins).toBe(5);
     const waitMs = Date.parse(row.locked_until ?? "") - Date.now();
-    expect(waitMs).toBeGreaterThan(25_000);
+    expect(waitMs).toBeGreaterThan(15_000);
     expect(waitMs).toBeLessThanOrEqual(30_000);
   });
 
