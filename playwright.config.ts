@@ -11,7 +11,13 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  globalSetup: "./e2e/support/global-setup.ts",
+  // The port guard first: a second run waits for the first to finish instead of talking to its
+  // server; the server check last: the server answering is the one this run started.
+  globalSetup: [
+    "./e2e/support/port-guard.ts",
+    "./e2e/support/global-setup.ts",
+    "./e2e/support/server-check.ts",
+  ],
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,

@@ -1,0 +1,282 @@
+import fs from "node:fs";
+import ExcelJS from "exceljs";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expectAccessible } from "./support/axe.js";
+import { csvRecords, toCsv } from "./support/csv.js";
+import { factValue } from "./support/lines.js";
+import { waitForMail } from "./support/mail.js";
+import {
+  adminApi,
+  createSubmission,
+  findSubmission,
+  sampleRecord,
+  sampleRecords,
+  signInAsAdmin,
+  signInAsNewStudent,
+  unique,
+  uniqueIndexNumber,
+} from "./support/app.js";
+
+/**
+ * Issue 5: moving a submission along and what the student sees of it, import, export and bulk
+ * updates. Sample record changed here: 2 (no other test reads it). The "Kpodo" rows are read.
+ */
+
+const PLACEHOLDER = "search according to name or index number";
+
+function rows(page: Page): Locator {
+  return page.locator("table.submissions-table tbody tr");
+}
+
+async function search(page: Page, term: string): Promise<void> {
+  const answered = page.waitForResponse(
+    (r) => r.url().includes("/api/submissions?") && new URL(r.url()).searchParams.get("q") === term,
+  );
+  await page.getByPlaceholder(PLACEHOLDER).fill(term);
+  expect((await answered).status()).toBe(200);
+}
+
+function statusLine(page: Page, label: string): Locator {
+  return factValue(page.getByRole("region", { name: "Submission Status" }), label);
+}
+
+test("advancing a submission shows the student the new stage, its date, a message and a mail", async ({
+  page,
+  browser,
+}) => {
+  // Record 2: Sent to Department; the next stage is Nominations Ready.
+  const record = sampleRecord(2);
+  expect(record.SGSAdmin).toBe("Sent to Department");
+
+  const studentContext = await browser.newContext();
+  const student = await studentContext.newPage();
+  try {
+    const studentEmail = await signInAsNewStudent(student, record.IndexNumber, "advance");
+    await student.goto("/dashboard/status");
+    await expect(statusLine(student, "Sent to Department")).toHaveText("Completed");
+    await expect(statusLine(student, "Nominations Ready")).toHaveText("Pending");
+    await student.goto("/dashboard/messages");
+    await expect(student.getByText("No messages yet.")).toBeVisible();
+
+    // The administrator moves it on from the details panel.
+    await signInAsAdmin(page);
+    await page.goto(`/admin/all_submissions?q=${record.IndexNumber}`);
+    await rows(page).first().click();
+    const panel = page.getByRole("dialog", { name: "Submission Details" });
+    await expect(panel.getByText("Next: Nominations Ready")).toBeVisible();
+    await panel.getByRole("button", { name: "Advance to next stage" }).click();
+    await expect(
+      panel.getByRole("alert").filter({ hasText: "Moved to Nominations Ready." }),
+    ).toBeVisible();
+    await expect(panel.getByTestId("marker-SGS Admin")).toContainText("Nominations Ready");
+    await expect(rows(page).first()).toContainText("SGS: Nominations Ready");
+    // The panel's history records the move.
+    await expect(panel.getByRole("region", { name: "History" })).toContainText("Nominations Ready");
+
+    // The student's status, stepper date, message and mail.
+    await student.goto("/dashboard/status");
+    await expect(statusLine(student, "Nominations Ready")).toHaveText("Completed");
+    const step = student.locator("li.stepper__step").filter({
+      has: student.getByRole("heading", { level: 3, name: /^Nominations Ready/ }),
+    });
+    await expect(step.getByRole("heading", { level: 3 })).toHaveText("Nominations Ready Done");
+    const stepDate = step.locator("time.stepper__date").first();
+    await expect(stepDate).toHaveAttribute(
+      "datetime",
+      new RegExp(`^${new Date().toISOString().slice(0, 10)}`),
+    );
+    await expect(student.locator('li.stepper__step[aria-current="step"]')).toContainText(
+      "With the examiners",
+    );
+
+    const timeline = await student.request.get(`/api/submissions/${record.IndexNumber}/timeline`);
+    expect(timeline.status()).toBe(200);
+    const { items } = (await timeline.json()) as { items: { at: string; label: string }[] };
+    expect(items.map((i) => i.label)).toContain("Nominations Ready");
+
+    const tabs = student.getByRole("navigation", { name: "Student dashboard" });
+    await expect(tabs.getByRole("link", { name: /messages/ })).toContainText("1 unread");
+    await tabs.getByRole("link", { name: /messages/ }).click();
+    const message = student.getByRole("article").filter({ hasText: "Nominations Ready" });
+    await expect(message.getByRole("heading", { level: 2 })).toContainText("Nominations Ready");
+    await expect(message).toContainText(
+      `Your thesis submission (${record.IndexNumber}) has been updated`,
+    );
+    await expectAccessible(student);
+    await message.getByRole("button", { name: "Mark as read" }).click();
+    await expect(student.getByText("All messages read.")).toBeVisible();
+    await expect(tabs.getByRole("link", { name: /messages/ })).not.toContainText("unread");
+
+    const mail = await waitForMail(studentEmail, (m) => m.subject.includes("Nominations Ready"));
+    expect(mail.text).toContain(record.IndexNumber);
+    expect(mail.text).toContain("Nominations Ready");
+  } finally {
+    await studentContext.close();
+  }
+});
+
+test("an import with one bad row is refused with its row number and changes nothing; a good one is applied", async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  const tag = unique("Imported").replace(/-/g, "");
+  const header = ["StudentName", "IndexNumber", "Programme", "Contact", "SGSAdmin"];
+  const good1 = [
+    `Kofi ${tag}`,
+    uniqueIndexNumber(),
+    "MA History",
+    "024 111 2222",
+    "Sent to Department",
+  ];
+  const good2 = [`Esi ${tag}`, uniqueIndexNumber(), "MSc Statistics", "", ""];
+  const bad = [`Yaw ${tag}`, uniqueIndexNumber(), "MA History", "", "Sent to Nowhere"];
+  const badCsv = toCsv([header, good1, bad]);
+
+  await page.goto("/admin/import");
+  await expect(page.getByRole("heading", { level: 1, name: "Import / Export" })).toBeVisible();
+  const fileInput = page.getByLabel("Spreadsheet (CSV or XLSX)");
+  await fileInput.setInputFiles({
+    name: "bad.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(badCsv),
+  });
+  await page.getByRole("button", { name: "Check file" }).click();
+  await expect(
+    page.getByRole("heading", { name: "This file cannot be imported yet" }),
+  ).toBeVisible();
+  const problems = page
+    .getByRole("table")
+    .filter({ has: page.getByRole("columnheader", { name: "Problem" }) });
+  await expect(problems.locator("tbody tr")).toHaveCount(1);
+  await expect(problems.locator("tbody tr td").nth(0)).toHaveText("3");
+  await expect(problems.locator("tbody tr td").nth(1)).toHaveText("SGSAdmin");
+  await expect(page.getByRole("button", { name: "Apply import" })).toHaveCount(0);
+  await expectAccessible(page);
+
+  // Applying it anyway (straight to the API) is refused whole: the good row is not imported either.
+  const api = await adminApi();
+  const refused = await api.post("/api/admin/import/apply", {
+    multipart: { file: { name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(badCsv) } },
+  });
+  expect(refused.status()).toBe(400);
+  const refusal = (await refused.json()) as { errors: { row: number; column: string | null }[] };
+  expect(refusal.errors).toEqual([expect.objectContaining({ row: 3, column: "SGSAdmin" })]);
+  const none = (await (await api.get("/api/submissions", { params: { q: tag } })).json()) as {
+    total: number;
+  };
+  expect(none.total).toBe(0);
+
+  // A good file: checked, then applied.
+  await fileInput.setInputFiles({
+    name: "good.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(toCsv([header, good1, good2])),
+  });
+  await page.getByRole("button", { name: "Check file" }).click();
+  await expect(page.getByRole("heading", { name: "Ready to import good.csv" })).toBeVisible();
+  await expect(factValue(page.locator(".import-preview"), "New submissions")).toHaveText("2");
+  await page.getByRole("button", { name: "Apply import" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Import complete" })).toContainText(
+    "2 new submissions added",
+  );
+
+  await page.goto("/admin/all_submissions");
+  await search(page, tag.toLowerCase());
+  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page).filter({ hasText: good1[1]! })).toContainText("SGS: Sent to Department");
+  await expect(rows(page).filter({ hasText: good2[1]! })).toContainText(good2[0]!.toUpperCase());
+  const imported = await findSubmission(api, good1[1]!);
+  expect(imported).toMatchObject({
+    studentName: good1[0],
+    programme: "MA History",
+    sgsStage: "sent_to_department",
+  });
+  await api.dispose();
+});
+
+test("export downloads the listed submissions as CSV and as XLSX", async ({ page }) => {
+  await signInAsAdmin(page);
+  const expected = sampleRecords()
+    .filter((r) => r.StudentName?.toLowerCase().includes("kpodo"))
+    .map((r) => r.IndexNumber)
+    .sort();
+  expect(expected.length).toBeGreaterThan(1);
+  await page.goto("/admin/all_submissions?q=kpodo");
+  await expect(rows(page)).toHaveCount(expected.length);
+
+  const csvDownload = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const csvFile = await csvDownload;
+  expect(csvFile.suggestedFilename()).toMatch(/\.csv$/);
+  const records = csvRecords(fs.readFileSync((await csvFile.path())!, "utf8"));
+  expect(records.map((r) => r.IndexNumber).sort()).toEqual(expected);
+  const first = sampleRecords().find((r) => r.IndexNumber === records[0]!.IndexNumber)!;
+  expect(records[0]).toMatchObject({ StudentName: first.StudentName, Programme: first.Programme });
+
+  const xlsxDownload = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export XLSX" }).click();
+  const xlsxFile = await xlsxDownload;
+  expect(xlsxFile.suggestedFilename()).toMatch(/\.xlsx$/);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile((await xlsxFile.path())!);
+  const sheet = workbook.worksheets[0]!;
+  const headerRow = (sheet.getRow(1).values as unknown[]).map(String);
+  const indexColumn = headerRow.indexOf("IndexNumber");
+  expect(indexColumn).toBeGreaterThan(0);
+  const indexNumbers: string[] = [];
+  sheet.eachRow((row, n) => {
+    if (n > 1) indexNumbers.push(String(row.getCell(indexColumn).value));
+  });
+  expect(indexNumbers.sort()).toEqual(expected);
+});
+
+test("bulk update sets one stage on three selected rows", async ({ page }) => {
+  const api = await adminApi();
+  const tag = unique("Bulk").replace(/-/g, "");
+  const created = [];
+  for (const first of ["Abena", "Kwesi", "Efua"]) {
+    created.push(
+      await createSubmission(api, {
+        studentName: `${first} ${tag}`,
+        indexNumber: uniqueIndexNumber(),
+        programme: "MPhil Economics",
+        sgsStage: "sent_to_department",
+      }),
+    );
+  }
+  // One more row that must not change.
+  const bystander = await createSubmission(api, {
+    studentName: `Kojo ${tag}`,
+    indexNumber: uniqueIndexNumber(),
+    programme: "MPhil Economics",
+    sgsStage: "sent_to_department",
+  });
+
+  await signInAsAdmin(page);
+  await page.goto("/admin/all_submissions");
+  await search(page, tag);
+  await expect(rows(page)).toHaveCount(4);
+  for (const s of created)
+    await page.getByRole("checkbox", { name: `Select ${s.studentName}` }).check();
+  const bulk = page.getByRole("region", { name: "3 selected" });
+  await expect(bulk).toBeVisible();
+  await bulk.getByLabel("Set", { exact: true }).selectOption({ label: "SGS Admin stage" });
+  await bulk.getByLabel("To", { exact: true }).selectOption({ label: "Nominations Ready" });
+  await expectAccessible(page);
+  await bulk.getByRole("button", { name: "Apply to 3" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Updated 3 submissions" })).toContainText(
+    "SGS Admin stage set to Nominations Ready",
+  );
+
+  for (const s of created) {
+    await expect(rows(page).filter({ hasText: s.indexNumber })).toContainText(
+      "SGS: Nominations Ready",
+    );
+    expect((await findSubmission(api, s.indexNumber)).sgsStage).toBe("nominations_ready");
+  }
+  await expect(rows(page).filter({ hasText: bystander.indexNumber })).toContainText(
+    "SGS: Sent to Department",
+  );
+  expect((await findSubmission(api, bystander.indexNumber)).sgsStage).toBe("sent_to_department");
+  await api.dispose();
+});
