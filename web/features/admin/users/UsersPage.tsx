@@ -203,38 +203,43 @@ export function UsersPage() {
                         <span className="muted">Never</span>
                       )}
                     </td>
-                    <td className="users-table__actions">
-                      {role === "student" && user.active ? (
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          disabled={busy}
-                          onClick={() => doResend(user)}
-                        >
-                          Resend code<span className="visually-hidden"> to {user.email}</span>
-                        </button>
-                      ) : null}
-                      {isMe ? (
-                        <span className="muted">This is you</span>
-                      ) : user.active ? (
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          disabled={busy}
-                          onClick={() => setConfirming(user)}
-                        >
-                          Deactivate<span className="visually-hidden"> {who(user)}</span>
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          disabled={busy}
-                          onClick={() => doReactivate(user)}
-                        >
-                          Reactivate<span className="visually-hidden"> {who(user)}</span>
-                        </button>
-                      )}
+                    <td>
+                      <div className="users-table__actions">
+                        {role === "student" && user.active ? (
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            disabled={busy}
+                            onClick={() => doResend(user)}
+                            aria-label={`Resend code to ${user.email}`}
+                          >
+                            Resend code
+                          </button>
+                        ) : null}
+                        {isMe ? (
+                          <span className="muted">This is you</span>
+                        ) : user.active ? (
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            disabled={busy}
+                            onClick={() => setConfirming(user)}
+                            aria-label={`Deactivate ${who(user)}`}
+                          >
+                            Deactivate
+                          </button>
+                        ) : (
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            disabled={busy}
+                            onClick={() => doReactivate(user)}
+                            aria-label={`Reactivate ${who(user)}`}
+                          >
+                            Reactivate
+                          </button>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 );

@@ -91,6 +91,8 @@ describe("editing a submission in the details panel", () => {
     await user.click(screen.getByRole("button", { name: "Save changes" }));
 
     expect(await screen.findByText(CONFLICT_MESSAGE)).toBeInTheDocument();
+    // Focus goes to the message, so it is seen even from the Save button at the panel's foot.
+    expect(screen.getByText(CONFLICT_MESSAGE).closest(".edit-submission__notice")).toHaveFocus();
     expect(screen.getByText(/They changed: Contact, SGS Admin stage\./)).toBeInTheDocument();
     // Their version is shown…
     expect(screen.getByTestId("marker-SGS Admin")).toHaveTextContent("Sent to Department");

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
@@ -82,6 +82,7 @@ export function EditSubmissionForm({ submission }: { submission: SubmissionDto }
   const [notice, setNotice] = useState<Notice | null>(null);
   const [pending, setPending] = useState<PendingConfirmation | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const noticeRef = useRef<HTMLDivElement>(null);
 
   const form = useForm<SubmissionFormValues, unknown, SubmissionChanges>({
     resolver: zodResolver(editSubmissionFormSchema),
@@ -98,6 +99,12 @@ export function EditSubmissionForm({ submission }: { submission: SubmissionDto }
     form.reset(toFormValues(submission));
     setBase(submission);
   }, [submission, base, form]);
+
+  // The outcome of a save is shown above the form; focus goes there so it is seen (and read out)
+  // even when the Save button at the foot of a long panel was pressed.
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
 
   const save = (changes: SubmissionChanges, source: Source, confirmOutOfOrder = false) => {
     const from = base;
@@ -219,12 +226,14 @@ export function EditSubmissionForm({ submission }: { submission: SubmissionDto }
   return (
     <div className="edit-submission">
       {notice ? (
-        <Alert tone={notice.tone} title={notice.title}>
-          <p>{notice.text}</p>
-          {notice.theirChanges && notice.theirChanges.length > 0 ? (
-            <p>They changed: {notice.theirChanges.join(", ")}.</p>
-          ) : null}
-        </Alert>
+        <div ref={noticeRef} tabIndex={-1} className="edit-submission__notice">
+          <Alert tone={notice.tone} title={notice.title}>
+            <p>{notice.text}</p>
+            {notice.theirChanges && notice.theirChanges.length > 0 ? (
+              <p>They changed: {notice.theirChanges.join(", ")}.</p>
+            ) : null}
+          </Alert>
+        </div>
       ) : null}
 
       <section className="quick-action" aria-labelledby={`${idPrefix}-advance`}>
