@@ -108,6 +108,25 @@ test("the administrator signs in to a dashboard with today's date and three card
   }
 });
 
+test("a dashboard figure leads to the list it counts", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/admin");
+  const stage = page.getByRole("region", { name: "By SGS Admin stage" });
+  const link = stage.getByRole("link").filter({ hasText: "Sent to Department" });
+  const figure = Number(await link.locator(".count-list__figure").innerText());
+  expect(figure).toBeGreaterThan(25);
+  await link.click();
+  await expect(page).toHaveURL(/\/admin\/all_submissions\?sgsStage=sent_to_department$/);
+  await expect(page.getByRole("status").filter({ hasText: "Showing" })).toHaveText(
+    `Showing 1–25 of ${figure} submissions`,
+  );
+  await expect(rows(page)).toHaveCount(25);
+  const chips = await rows(page).evaluateAll((trs) =>
+    trs.map((tr) => tr.querySelector(".status-chips > .chip")?.textContent ?? ""),
+  );
+  expect(new Set(chips)).toEqual(new Set(["SGS: Sent to Department"]));
+});
+
 test("searching all_submissions filters on the server in any case and shows names in upper case", async ({
   page,
 }) => {

@@ -7,6 +7,7 @@ import {
   loginThroughForm,
   sampleRecord,
   uniqueEmail,
+  uniqueIndexNumber,
 } from "./support/app.js";
 
 /**
@@ -121,4 +122,26 @@ test("a network failure at login says 'An error occurred. Please try again.'", a
   await expect(
     page.getByRole("alert").filter({ hasText: "An error occurred. Please try again." }),
   ).toBeVisible();
+});
+
+test("the Send Code button reads 'Sending' while the sign-up is under way", async ({ page }) => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/create_user", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const email = uniqueEmail("sending");
+  await page.goto("/auth/signup");
+  await page.getByLabel("Institutional email").fill(email);
+  // An index number with no submission on file yet may still sign up.
+  await page.getByLabel("Index Number").fill(uniqueIndexNumber());
+  await page.getByRole("button", { name: "Send Code" }).click();
+  const busy = page.getByRole("button", { name: "Sending" });
+  await expect(busy).toBeVisible();
+  await expect(busy).toBeDisabled();
+  release();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  // The login form keeps the email just used.
+  await expect(page.getByLabel("Student email")).toHaveValue(email);
 });

@@ -28,6 +28,7 @@ test("an administrator logs in, searches and opens a submission with the keyboar
   expect(expected.length).toBeGreaterThan(2);
 
   await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(/welcome/i);
   // The skip link comes first.
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();

@@ -11,6 +11,7 @@ import {
   scrollWidth,
   signInAsNewStudent,
   uniqueEmail,
+  uniqueIndexNumber,
 } from "./support/app.js";
 
 /**
@@ -255,4 +256,32 @@ test("on a 360 px phone a student sees the status without scrolling sideways", a
   } finally {
     await context.close();
   }
+});
+
+test("the status page says 'Loading submission details...' and then, with nothing on file, what to do", async ({
+  page,
+}) => {
+  // An index number the school has no submission for (yet).
+  const indexNumber = uniqueIndexNumber();
+  await signInAsNewStudent(page, indexNumber, "nofile");
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/submissions/${indexNumber}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/dashboard/status");
+  await expect(
+    page.getByRole("status").filter({ hasText: "Loading submission details..." }),
+  ).toBeVisible();
+  release();
+  const none = page.getByRole("status").filter({ hasText: "No submission on file yet" });
+  await expect(none).toContainText(
+    `no thesis submission recorded under index number ${indexNumber}`,
+  );
+  await expect(none.getByRole("link", { name: /contact/i })).toHaveAttribute(
+    "href",
+    "/help/contact",
+  );
+  await expect(page.getByRole("region", { name: "Submission Details" })).toHaveCount(0);
 });
