@@ -12,7 +12,7 @@ import {
   type SubmissionListQuery,
   type SubmissionSort,
 } from "../../common/submissions-api.js";
-import { submissionSearchCondition } from "../db/dialect.js";
+import { searchIndexServes, submissionSearchCondition } from "../db/dialect.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
 
 /** Repositories take the database or a transaction; row types never leave this module. */
@@ -229,17 +229,35 @@ export async function listSubmissions(
 ): Promise<SubmissionPage> {
   const where = matchesFilters(db, query);
   const column = SORT_COLUMNS[query.sort];
+  const offset = (query.page - 1) * query.pageSize;
+  const term = query.q?.trim();
+  const page =
+    term && searchIndexServes(term)
+      ? // When the search index serves the term, collect the matches through it first, then sort
+        // them. Left to itself PostgreSQL walks the sort column's index and filters row by row,
+        // which is slow when the matches sort late ("Kwa…" by name: 56,000 rows read for 25).
+        db
+          .with(
+            (cte) => cte("matches").materialized(),
+            (inner) => inner.selectFrom("submissions").selectAll().where(where),
+          )
+          .selectFrom("matches")
+          .selectAll()
+          .orderBy(column, query.order)
+          .orderBy("id", query.order)
+          .limit(query.pageSize)
+          .offset(offset)
+      : db
+          .selectFrom("submissions")
+          .selectAll()
+          .where(where)
+          .orderBy(column, query.order)
+          // The id breaks ties, so pages never overlap or skip a row.
+          .orderBy("id", query.order)
+          .limit(query.pageSize)
+          .offset(offset);
   const [rows, { count }] = await Promise.all([
-    db
-      .selectFrom("submissions")
-      .selectAll()
-      .where(where)
-      .orderBy(column, query.order)
-      // The id breaks ties, so pages never overlap or skip a row.
-      .orderBy("id", query.order)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
+    page.execute(),
     db
       .selectFrom("submissions")
       .select((eb) => eb.fn.countAll<number>().as("count"))
