@@ -5,6 +5,7 @@ import { codeFrom, waitForMail } from "./support/mail.js";
 import {
   createStudentAccount,
   loginThroughForm,
+  sameOrigin,
   sampleRecord,
   uniqueEmail,
   uniqueIndexNumber,
@@ -144,4 +145,41 @@ test("the Send Code button reads 'Sending' while the sign-up is under way", asyn
   await expect(page).toHaveURL(/\/auth\/login$/);
   // The login form keeps the email just used.
   await expect(page.getByLabel("Student email")).toHaveValue(email);
+});
+
+test("the session cookie is HttpOnly, and lasts beyond the browser session only with Remember me", async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail("remember");
+  const code = await createStudentAccount(email, uniqueIndexNumber());
+  await loginThroughForm(page, email, code);
+  await expect(page).toHaveURL(/\/dashboard\/status$/);
+  const [session] = (await page.context().cookies()).filter((c) => c.name === "ets_session");
+  expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", expires: -1 });
+  expect(await page.evaluate(() => document.cookie)).not.toContain("ets_session");
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+
+  // A second browser, with Remember me: the cookie outlives the browser session.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  try {
+    const asked = await other.request.post("/api/request_code", {
+      data: { email },
+      headers: sameOrigin(),
+    });
+    expect(asked.status()).toBe(200);
+    const fresh = codeFrom(await waitForMail(email, (m) => m.text.includes("new sign-in code")));
+    await other.goto("/auth/login");
+    await other.getByLabel("Student email").fill(email);
+    await other.getByLabel("Password", { exact: true }).fill(fresh);
+    await other.getByLabel("Remember me").check();
+    await other.getByRole("button", { name: "Login", exact: true }).click();
+    await expect(other).toHaveURL(/\/dashboard\/status$/);
+    const [kept] = (await context.cookies()).filter((c) => c.name === "ets_session");
+    expect(kept?.httpOnly).toBe(true);
+    expect(kept?.expires ?? -1).toBeGreaterThan(Date.now() / 1000 + 24 * 3600);
+  } finally {
+    await context.close();
+  }
 });

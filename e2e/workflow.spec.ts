@@ -280,3 +280,102 @@ test("bulk update sets one stage on three selected rows", async ({ page }) => {
   expect((await findSubmission(api, bystander.indexNumber)).sgsStage).toBe("sent_to_department");
   await api.dispose();
 });
+
+test("a move that skips a stage asks for confirmation, and is saved and recorded only once confirmed", async ({
+  page,
+}) => {
+  // Record 6: Sent to Department; Sent to Examiners skips Nominations Ready.
+  const record = sampleRecord(6);
+  expect(record.SGSAdmin).toBe("Sent to Department");
+  await signInAsAdmin(page);
+  await page.goto(`/admin/all_submissions?q=${record.IndexNumber}`);
+  await rows(page).first().click();
+  const panel = page.getByRole("dialog", { name: "Submission Details" });
+  await panel.getByLabel("SGS Admin stage").selectOption({ label: "Sent to Examiners" });
+  await panel.getByRole("button", { name: "Save changes" }).click();
+
+  const confirm = page.getByRole("alertdialog", { name: "Confirm out-of-order moves" });
+  await expect(confirm).toContainText(
+    "SGS Admin stage: Sent to Department → Sent to Examiners (skips ahead)",
+  );
+  await expect(confirm).toBeFocused();
+  await expectAccessible(page);
+  // Escape answers the question ("no") and leaves the panel open behind it.
+  await page.keyboard.press("Escape");
+  await expect(confirm).toHaveCount(0);
+  await expect(panel).toBeVisible();
+  await panel.getByRole("button", { name: "Save changes" }).click();
+  await confirm.getByRole("button", { name: "No, go back" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(
+    panel.getByRole("status").or(panel.getByRole("alert")).filter({ hasText: "Not saved" }),
+  ).toBeVisible();
+  const api = await adminApi();
+  expect((await findSubmission(api, record.IndexNumber)).sgsStage).toBe("sent_to_department");
+
+  await panel.getByRole("button", { name: "Save changes" }).click();
+  await confirm.getByRole("button", { name: "Yes, save these moves" }).click();
+  await expect(
+    panel.getByRole("alert").filter({ hasText: "Your changes have been saved." }),
+  ).toBeVisible();
+  await expect(panel.getByTestId("marker-SGS Admin")).toHaveAttribute("data-colour", "green");
+  await expect(panel.getByTestId("marker-SGS Admin")).toContainText("Sent to Examiners");
+  const history = panel.getByRole("region", { name: "History" }).locator("li").first();
+  await expect(history).toContainText("Sent to Examiners");
+  await expect(history).toContainText("Confirmed out of order");
+
+  const saved = await findSubmission(api, record.IndexNumber);
+  expect(saved.sgsStage).toBe("sent_to_examiners");
+  const events = (await (await api.get(`/api/admin/submissions/${saved.id}/events`)).json()) as {
+    items: { field: string; to: string | null; kind: string; confirmedOutOfOrder: boolean }[];
+  };
+  expect(events.items).toContainEqual(
+    expect.objectContaining({
+      field: "sgsStage",
+      to: "sent_to_examiners",
+      kind: "skip",
+      confirmedOutOfOrder: true,
+    }),
+  );
+  await api.dispose();
+});
+
+test("saving over someone else's change is refused with their change named, and keeps what was typed", async ({
+  page,
+}) => {
+  // Record 20: nobody else edits it.
+  const record = sampleRecord(20);
+  await signInAsAdmin(page);
+  await page.goto(`/admin/all_submissions?q=${record.IndexNumber}`);
+  await rows(page).first().click();
+  const panel = page.getByRole("dialog", { name: "Submission Details" });
+  const contact = panel.getByLabel("Contact", { exact: true });
+  await contact.fill("020 999 0000");
+
+  // Meanwhile another administrator saves a different field.
+  const api = await adminApi();
+  const before = await findSubmission(api, record.IndexNumber);
+  const other = await api.patch(`/api/admin/submissions/${before.id}`, {
+    data: { version: before.version, changes: { thesisStatus: "Corrections Required" } },
+  });
+  expect(other.status()).toBe(200);
+
+  await panel.getByRole("button", { name: "Save changes" }).click();
+  const warning = panel.getByRole("alert").filter({ hasText: "Not saved" });
+  await expect(warning).toContainText("Someone else changed this submission");
+  await expect(warning).toContainText("They changed: Thesis Status.");
+  await expect(contact).toHaveValue("020 999 0000");
+  await expect(panel.getByLabel("Thesis Status", { exact: true })).toHaveValue(
+    "Corrections Required",
+  );
+  expect((await findSubmission(api, record.IndexNumber)).contact).toBe(record.Contact);
+
+  // Saving again, now on their version, keeps both changes.
+  await panel.getByRole("button", { name: "Save changes" }).click();
+  await expect(
+    panel.getByRole("alert").filter({ hasText: "Your changes have been saved." }),
+  ).toBeVisible();
+  const after = await findSubmission(api, record.IndexNumber);
+  expect(after).toMatchObject({ contact: "020 999 0000", thesisStatus: "Corrections Required" });
+  await api.dispose();
+});
