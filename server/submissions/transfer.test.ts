@@ -1,12 +1,12 @@
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECORD_COLUMNS, emptyDocuments } from "../../common/submission.js";
-import { installWriteTrap } from "../db/dialect.js";
+import { installWriteTrap } from "../testing/write-trap.js";
 import { nowIso } from "../db/database.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { csvLine, parseCsv } from "./csv.js";
 import { insertSubmissions } from "./repository.js";
-import { createUser, makeSubmission, type TestUser } from "./test-fixtures.js";
+import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 
 let t: TestApp;
 let admin: TestUser;

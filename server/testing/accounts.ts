@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { emptyDocuments } from "../../common/submission.js";
 import type { Db } from "../db/database.js";
 import { insertSubmission } from "../submissions/repository.js";
-import { createAdmin } from "./admins.js";
+import { createAdmin } from "../accounts/admins.js";
 
 /**
  * Helpers for the account tests (not used by the product). They drive the app through HTTP the

@@ -1,8 +1,8 @@
 import { emptyDocuments, type Submission, type SubmissionFields } from "../../common/submission.js";
 import { createSession } from "../auth/session.js";
 import { nowIso, type Db } from "../db/database.js";
-import { SAME_ORIGIN } from "../testing/test-app.js";
-import { insertSubmission } from "./repository.js";
+import { SAME_ORIGIN } from "./test-app.js";
+import { insertSubmission } from "../submissions/repository.js";
 
 /**
  * Factories for this feature's tests: users and sessions written straight to the database (the
