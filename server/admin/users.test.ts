@@ -9,7 +9,7 @@ import {
   signUpStudent,
   signedInAdmin,
   signedInStudent,
-} from "../accounts/test-support.js";
+} from "../testing/accounts.js";
 import { enqueueMail } from "../mail/outbox.js";
 
 let t: TestApp;

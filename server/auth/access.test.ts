@@ -5,7 +5,7 @@ import {
   sessionCookie,
   signedInAdmin,
   signedInStudent,
-} from "../accounts/test-support.js";
+} from "../testing/accounts.js";
 
 let t: TestApp;
 let studentA: string;

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { createTestDatabase, testConfig, type TestDatabase } from "../testing/test-app.js";
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from "../testing/smtp-peer.js";
-import { postJson, signInAs, signedInAdmin } from "../accounts/test-support.js";
+import { postJson, signInAs, signedInAdmin } from "../testing/accounts.js";
 import { enqueueMail } from "./outbox.js";
 import { MAIL_MAX_ATTEMPTS, deliverDueMail, mailRetryDelayMs } from "./worker.js";
 import type { Config } from "../config.js";
