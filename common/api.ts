@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DOCUMENTS } from "./workflow.js";
 
 /**
  * Response and payload schemas shared by the server (Fastify's type provider) and the web app
@@ -22,6 +23,14 @@ export const submissionStatusViewSchema = z.object({
     externalReport: z.string(),
     thesisStatus: z.string().nullable(),
   }),
+  documents: z.array(
+    z.object({
+      item: z.enum(DOCUMENTS),
+      label: z.string(),
+      submitted: z.boolean(),
+      receivedOn: z.string().nullable(),
+    }),
+  ),
 });
 
 export const submissionStatusResponseSchema = z.object({ data: submissionStatusViewSchema });

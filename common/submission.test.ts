@@ -115,6 +115,28 @@ describe("record mapping", () => {
 });
 
 describe("student status view", () => {
+  it("lists the five documents in the prototype's order with what was received and when", () => {
+    const documents = {
+      ...emptyDocuments(),
+      turnitinReport: { submitted: true, receivedOn: "2025-04-02" },
+    };
+    const view = toStatusView(submission({ documents }));
+    expect(view.documents.map((d) => d.label)).toEqual([
+      "Thesis",
+      "Turnitin report",
+      "Supervisor form",
+      "Statement of Result",
+      "Financial Clearance",
+    ]);
+    expect(view.documents[1]).toEqual({
+      item: "turnitinReport",
+      label: "Turnitin report",
+      submitted: true,
+      receivedOn: "2025-04-02",
+    });
+    expect(view.documents.filter((d) => !d.submitted)).toHaveLength(4);
+  });
+
   it("keeps the prototype's response fields", () => {
     const view = toStatusView(submission());
     expect(Object.keys(view)).toEqual([
@@ -123,6 +145,7 @@ describe("student status view", () => {
       "programme",
       "contact",
       "status",
+      "documents",
     ]);
     expect(Object.keys(view.status)).toEqual([
       "awaitingReview",

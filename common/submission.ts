@@ -254,6 +254,11 @@ export interface SubmissionStatusView {
     externalReport: string;
     thesisStatus: string | null;
   };
+  /**
+   * The document checklist, in the prototype's column order. Added beside the prototype's fields
+   * (old clients ignore it) so a student sees what the school has received and what is missing.
+   */
+  documents: { item: DocumentItem; label: string; submitted: boolean; receivedOn: string | null }[];
 }
 
 export function allDocumentsSubmitted(s: Pick<Submission, "documents">): boolean {
@@ -287,5 +292,11 @@ export function toStatusView(s: Submission): SubmissionStatusView {
       externalReport: s.externalExaminer ? EXAMINER_STATE_LABELS[s.externalExaminer] : "Pending",
       thesisStatus: s.thesisStatus,
     },
+    documents: DOCUMENTS.map((item) => ({
+      item,
+      label: DOCUMENT_LABELS[item],
+      submitted: s.documents[item].submitted,
+      receivedOn: s.documents[item].receivedOn,
+    })),
   };
 }

@@ -22,6 +22,18 @@ const submission = {
     externalReport: "Received",
     thesisStatus: "Initial Submission",
   },
+  documents: [
+    { item: "thesis", label: "Thesis", submitted: true, receivedOn: "2025-03-12" },
+    { item: "turnitinReport", label: "Turnitin report", submitted: true, receivedOn: null },
+    { item: "supervisorForm", label: "Supervisor form", submitted: true, receivedOn: null },
+    { item: "statementOfResult", label: "Statement of Result", submitted: true, receivedOn: null },
+    {
+      item: "financialClearance",
+      label: "Financial Clearance",
+      submitted: false,
+      receivedOn: null,
+    },
+  ],
 };
 
 function renderStatus() {
@@ -84,6 +96,20 @@ describe("StatusPage", () => {
       expect(within(lines).getByText(label)).toBeInTheDocument();
     }
     expect(within(lines).getByText("Initial Submission")).toBeInTheDocument();
+  });
+
+  it("ticks received documents with their date and marks the missing ones", async () => {
+    mockServer((call) =>
+      isTimeline(call) ? json(200, { items: [] }) : json(200, { data: submission }),
+    );
+    renderStatus();
+    const checklist = await screen.findByRole("region", { name: "Your documents" });
+    expect(checklist).toHaveTextContent("1 of 5 still to hand in");
+    const items = within(checklist).getAllByRole("listitem");
+    expect(items[0]).toHaveTextContent("Thesis");
+    expect(items[0]).toHaveTextContent("Received 12 March 2025");
+    expect(items[4]).toHaveTextContent("Financial Clearance");
+    expect(items[4]).toHaveTextContent("Missing");
   });
 
   it("still shows the progress, without dates, when the timeline cannot be loaded", async () => {

@@ -8,6 +8,7 @@ import { useSubmissionStatus } from "./api/submission-status.js";
 import { useTimeline } from "./api/timeline.js";
 import { ProgressTracker } from "./ProgressTracker.js";
 import { toProgress, type SubmissionStatus } from "./progress.js";
+import { formatDate } from "../../lib/format.js";
 
 const LOADING = "Loading submission details...";
 
@@ -110,6 +111,8 @@ function SubmissionView({
         <ProgressTracker progress={progress} />
       </section>
 
+      <DocumentChecklist documents={submission.documents} />
+
       <div className="status__facts">
         <section className="card" aria-labelledby="details-title">
           <h2 id="details-title">Submission Details</h2>
@@ -162,5 +165,44 @@ function SubmissionView({
         </p>
       </section>
     </>
+  );
+}
+
+/** Received items ticked with their date; missing items said plainly, with what to do. */
+function DocumentChecklist({ documents }: { documents: SubmissionStatus["documents"] }) {
+  const missing = documents.filter((d) => !d.submitted);
+  return (
+    <section className="card status__documents" aria-labelledby="documents-title">
+      <h2 id="documents-title">Your documents</h2>
+      <p className="muted">
+        {missing.length === 0
+          ? "The School has received all five documents."
+          : `${missing.length} of ${documents.length} still to hand in. Bring them to the School of Graduate Studies office.`}
+      </p>
+      <ul className="checklist">
+        {documents.map((d) => (
+          <li
+            key={d.item}
+            className={
+              d.submitted
+                ? "checklist__item checklist__item--done"
+                : "checklist__item checklist__item--missing"
+            }
+          >
+            <span className="checklist__mark" aria-hidden="true">
+              {d.submitted ? "✓" : "!"}
+            </span>
+            <span className="checklist__label">{d.label}</span>
+            <span className="checklist__state">
+              {d.submitted
+                ? d.receivedOn
+                  ? `Received ${formatDate(d.receivedOn)}`
+                  : "Received"
+                : "Missing"}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

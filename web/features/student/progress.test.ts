@@ -20,6 +20,7 @@ function status(lines: Partial<Lines> = {}): SubmissionStatus {
       thesisStatus: null,
       ...lines,
     },
+    documents: [],
   };
 }
 
