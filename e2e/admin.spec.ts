@@ -2,9 +2,12 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/axe.js";
 import { factValue } from "./support/lines.js";
 import { readState } from "./support/state.js";
+import { codeFrom, waitForMail } from "./support/mail.js";
 import {
   adminApi,
   loginThroughForm,
+  sameOrigin,
+  signInAsNewStudent,
   sampleRecord,
   sampleRecords,
   signInAsAdmin,
@@ -15,7 +18,8 @@ import {
 
 /**
  * The administrator's side: dashboard, list and search, details panel, new submission and new
- * Super User. Sample records read here (never changed by any test): 7, 114, and the "Sarpong" rows.
+ * Super User, users and inbox. Sample records read here (never changed by any test): 7, 114, and
+ * the "Sarpong" rows; record 43 gets an account here.
  */
 
 const PLACEHOLDER = "search according to name or index number";
@@ -308,4 +312,75 @@ test("new_user_entry adds a Super User who can then sign in as an administrator"
   } finally {
     await context.close();
   }
+});
+
+test("deactivating a student signs them out at once; reactivated, they can sign in again", async ({
+  page,
+  browser,
+}) => {
+  // Record 43: its account is made here and nowhere else.
+  const record = sampleRecord(43);
+  const studentContext = await browser.newContext();
+  const student = await studentContext.newPage();
+  try {
+    const email = await signInAsNewStudent(student, record.IndexNumber, "deactivate");
+    await student.goto("/dashboard/status");
+    await expect(
+      student.getByRole("heading", { level: 1, name: "Progress of Submission" }),
+    ).toBeVisible();
+
+    await signInAsAdmin(page);
+    await page.goto(`/admin/users?role=student&q=${encodeURIComponent(email)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Users" })).toBeVisible();
+    const row = page.getByRole("row").filter({ hasText: email });
+    await expect(row).toContainText(record.IndexNumber);
+    await expect(row).toContainText("Active");
+    await expectAccessible(page);
+    await row.getByRole("button", { name: `Deactivate ${record.StudentName}` }).click();
+    const confirm = page.getByRole("alertdialog", { name: `Deactivate ${record.StudentName}?` });
+    await confirm.getByRole("button", { name: "Deactivate", exact: true }).click();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "signed out everywhere" }),
+    ).toBeVisible();
+    await expect(row).toContainText("Deactivated");
+
+    // The student's open session is gone: the next page load asks them to log in.
+    expect((await student.request.get("/api/me")).status()).toBe(401);
+    await student.goto("/dashboard/status");
+    await expect(student).toHaveURL(/\/auth\/login\?next=/);
+
+    await row.getByRole("button", { name: `Reactivate ${record.StudentName}` }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "can sign in again" })).toBeVisible();
+    const asked = await student.request.post("/api/request_code", {
+      data: { email },
+      headers: sameOrigin(),
+    });
+    expect(asked.status()).toBe(200);
+    const code = codeFrom(await waitForMail(email, (m) => m.text.includes("new sign-in code")));
+    await loginThroughForm(student, email, code);
+    await expect(student).toHaveURL(/\/dashboard\/status$/);
+  } finally {
+    await studentContext.close();
+  }
+});
+
+test("the inbox shows what visitors wrote through the contact form", async ({ page }) => {
+  const from = uniqueEmail("inbox");
+  const text = `Please tell me where my thesis is. ${unique("inbox")}`;
+  const sent = await page.request.post("/api/contact", {
+    data: { email: from, message: text },
+    headers: sameOrigin(),
+  });
+  expect(sent.status()).toBe(201);
+
+  await signInAsAdmin(page);
+  await page.goto("/admin/inbox");
+  await expect(page.getByRole("heading", { level: 1, name: "Inbox" })).toBeVisible();
+  const item = page.locator(".inbox-item").filter({ hasText: text });
+  await expect(item).toBeVisible();
+  await expect(item.getByRole("link", { name: from })).toHaveAttribute(
+    "href",
+    new RegExp(`^mailto:${from}`),
+  );
+  await expectAccessible(page);
 });
