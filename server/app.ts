@@ -178,6 +178,7 @@ function toErrorResponse(error: FastifyError | AppError): { status: number; body
         code: error.code,
         message: error.message,
         ...(error.fields.length > 0 ? { fields: error.fields } : {}),
+        ...error.details,
       },
     };
   }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "confirmation_required"
   | "rate_limited"
   | "payload_too_large"
   | "internal";
@@ -18,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  confirmation_required: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
@@ -34,6 +36,11 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fields: FieldError[] = [],
+    /**
+     * More the client needs to act, sent beside `message`: the current record of a stale edit,
+     * the moves awaiting confirmation, the rows of a rejected import.
+     */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "AppError";

@@ -90,6 +90,12 @@ export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply
   if (request.user.role !== "admin") throw forbidden();
 }
 
+/** preHandler: a signed-in student (the Messages tab is the student's own). */
+export async function requireStudent(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.user) throw unauthorized();
+  if (request.user.role !== "student") throw forbidden("Messages are shown to students.");
+}
+
 /** The signed-in user; call only behind requireUser or requireAdmin. */
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -6,18 +5,9 @@ import {
   sendMessageSchema,
   successSchema,
 } from "../../common/submissions-api.js";
-import { currentUser, requireAdmin } from "../auth/plugin.js";
+import { currentUser, requireAdmin, requireStudent } from "../auth/plugin.js";
 import { forbidden, unauthorized } from "../errors.js";
 import { listStudentMessages, readMessage, sendMessage } from "./service.js";
-
-/**
- * preHandler: the Messages tab is the student's. (An access rule; it would sit in
- * server/auth/policy.ts, which another feature owns.)
- */
-async function requireStudent(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (!request.user) throw unauthorized();
-  if (request.user.role !== "student") throw forbidden("Messages are shown to students.");
-}
 
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

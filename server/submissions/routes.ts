@@ -19,7 +19,6 @@ import { currentUser, requireAdmin, requireUser } from "../auth/plugin.js";
 import { canReadSubmission } from "../auth/policy.js";
 import { forbidden, notFound } from "../errors.js";
 import { presentEvent, presentSubmission, presentSubmissionPage } from "./presenter.js";
-import { handleProblems } from "./problems.js";
 import { findSubmissionByIndexNumber } from "./repository.js";
 import {
   bulkUpdateSubmissions,
@@ -36,7 +35,6 @@ const idParams = z.object({ id: z.coerce.number().int().positive() });
 const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
 
 export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
-  handleProblems(app);
 
   app.get(
     "/submissions/:indexNumber",
