@@ -6,7 +6,6 @@ import {
   successSchema,
 } from "../../common/submissions-api.js";
 import { currentUser, requireAdmin, requireStudent } from "../auth/plugin.js";
-import { forbidden, unauthorized } from "../errors.js";
 import { listStudentMessages, readMessage, sendMessage } from "./service.js";
 
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
