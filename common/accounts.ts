@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INDEX_NUMBER_PATTERN, INDEX_NUMBER_RULE } from "./submission.js";
 
 /**
  * Account payloads, shared by the server (Fastify's type provider) and the web app's forms
@@ -21,8 +22,6 @@ export const MAX_PASSWORD_LENGTH = 200;
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_CONTACT_MESSAGE_LENGTH = 5000;
 
-/** The same rule the submission records follow (common/submission.ts). */
-export const INDEX_NUMBER_PATTERN = /^[A-Za-z0-9/-]{4,20}$/;
 
 /** Required text: a missing field and a field of the wrong type each get a readable message. */
 function text(missing: string, label: string) {
@@ -41,7 +40,7 @@ export const emailSchema = text("Enter your email address.", "Email")
 export const indexNumberSchema = text("Enter your index number.", "Index number")
   .trim()
   .min(1, { error: "Enter your index number.", abort: true })
-  .regex(INDEX_NUMBER_PATTERN, "Index number must be 4 to 20 letters, digits, / or -.");
+  .regex(INDEX_NUMBER_PATTERN, `Index number ${INDEX_NUMBER_RULE}.`);
 
 const newPasswordSchema = text("Enter a new password.", "Password")
   .min(
