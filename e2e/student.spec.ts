@@ -233,6 +233,12 @@ test("on a 360 px phone a student sees the status without scrolling sideways", a
   });
   const page = await context.newPage();
   try {
+    // The way in, signed out, fits the phone too.
+    for (const path of ["/", "/help", "/help/contact", "/auth/signup", "/auth/login"]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      expect(await scrollWidth(page), path).toBeLessThanOrEqual(360);
+    }
     const record = sampleRecord(19);
     await signInAsNewStudent(page, record.IndexNumber, "phone");
     await page.goto("/dashboard/status");
