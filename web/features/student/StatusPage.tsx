@@ -9,6 +9,7 @@ import { useTimeline } from "./api/timeline.js";
 import { ProgressTracker } from "./ProgressTracker.js";
 import { toProgress, type SubmissionStatus } from "./progress.js";
 import { formatDate } from "../../lib/format.js";
+import { FactList } from "../../components/ui/FactList.js";
 
 const LOADING = "Loading submission details...";
 
@@ -116,35 +117,22 @@ function SubmissionView({
       <div className="status__facts">
         <section className="card" aria-labelledby="details-title">
           <h2 id="details-title">Submission Details</h2>
-          <dl className="facts">
-            <div>
-              <dt>Name</dt>
-              <dd>{submission.studentName}</dd>
-            </div>
-            <div>
-              <dt>Index Number</dt>
-              <dd>{submission.indexNumber}</dd>
-            </div>
-            <div>
-              <dt>Programme</dt>
-              <dd>{submission.programme}</dd>
-            </div>
-            <div>
-              <dt>Contact</dt>
-              <dd>{submission.contact ?? "Not given"}</dd>
-            </div>
-          </dl>
+          <FactList
+            className="facts"
+            facts={[
+              { label: "Name", value: submission.studentName },
+              { label: "Index Number", value: submission.indexNumber },
+              { label: "Programme", value: submission.programme },
+              { label: "Contact", value: submission.contact ?? "Not given" },
+            ]}
+          />
         </section>
         <section className="card" aria-labelledby="lines-title">
           <h2 id="lines-title">Submission Status</h2>
-          <dl className="facts">
-            {statusLines.map(([label, value]) => (
-              <div key={label}>
-                <dt>{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <FactList
+            className="facts"
+            facts={statusLines.map(([label, value]) => ({ label, value }))}
+          />
         </section>
       </div>
 

@@ -29,6 +29,7 @@ import {
   type SubmissionFormValues,
 } from "./lib/submission-form.js";
 import "./submissions.css";
+import { FactList } from "../../../components/ui/FactList.js";
 
 /*
  * How the prototype's new_submission fields map onto the one submission model (common/submission.ts):
@@ -335,14 +336,10 @@ function StudentPreview({
   return (
     <aside className="card new-submission__preview" aria-labelledby="student-preview-title">
       <h2 id="student-preview-title">What the student will see</h2>
-      <dl className="details-list">
-        {lines.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList
+        className="details-list"
+        facts={lines.map(([label, value]) => ({ label, value }))}
+      />
     </aside>
   );
 }
@@ -368,38 +365,17 @@ function Confirmation({
           {submission.studentName} · {submission.indexNumber}
         </p>
       </div>
-      <dl className="details-list">
-        <div>
-          <dt>Name</dt>
-          <dd>{submission.studentName}</dd>
-        </div>
-        <div>
-          <dt>Index Number</dt>
-          <dd>{submission.indexNumber}</dd>
-        </div>
-        <div>
-          <dt>Programme</dt>
-          <dd>{submission.programme}</dd>
-        </div>
-        {submission.contact ? (
-          <div>
-            <dt>Contact</dt>
-            <dd>{submission.contact}</dd>
-          </div>
-        ) : null}
-        {submission.studentEmail ? (
-          <div>
-            <dt>Student email</dt>
-            <dd>{submission.studentEmail}</dd>
-          </div>
-        ) : null}
-        {submission.thesisStatus ? (
-          <div>
-            <dt>Thesis Status</dt>
-            <dd>{submission.thesisStatus}</dd>
-          </div>
-        ) : null}
-      </dl>
+      <FactList
+        className="details-list"
+        facts={[
+          { label: "Name", value: submission.studentName },
+          { label: "Index Number", value: submission.indexNumber },
+          { label: "Programme", value: submission.programme },
+          { label: "Contact", value: submission.contact },
+          { label: "Student email", value: submission.studentEmail },
+          { label: "Thesis Status", value: submission.thesisStatus },
+        ]}
+      />
       <ProgressLines submission={submission} />
       <h2 className="confirmation-next">What next</h2>
       <ul className="confirmation-links">

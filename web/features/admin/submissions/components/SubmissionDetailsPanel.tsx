@@ -10,6 +10,7 @@ import { useSubmission } from "../api/get-submission.js";
 import { EditSubmissionForm } from "./EditSubmissionForm.js";
 import { ProgressLines } from "./ProgressLines.js";
 import { SubmissionTimeline } from "./SubmissionTimeline.js";
+import { FactList } from "../../../../components/ui/FactList.js";
 
 /**
  * The side panel of the list: the record, its progress markers, the edit actions and the
@@ -75,44 +76,33 @@ export function SubmissionDetailsPanel({
 function SubmissionDetails({ submission }: { submission: SubmissionDto }) {
   return (
     <div className="details-panel__body">
-      <dl className="details-list">
-        <div>
-          <dt>Name</dt>
-          <dd>{submission.studentName}</dd>
-        </div>
-        <div>
-          <dt>Index Number</dt>
-          <dd>{submission.indexNumber}</dd>
-        </div>
-        <div>
-          <dt>Programme</dt>
-          <dd>{submission.programme}</dd>
-        </div>
-        <div>
-          <dt>Contact</dt>
-          <dd>{submission.contact ?? <span className="muted">Not given</span>}</dd>
-        </div>
-        <div>
-          <dt>Student email</dt>
-          <dd>
-            {submission.studentEmail ? (
+      <FactList
+        className="details-list"
+        facts={[
+          { label: "Name", value: submission.studentName },
+          { label: "Index Number", value: submission.indexNumber },
+          { label: "Programme", value: submission.programme },
+          {
+            label: "Contact",
+            value: submission.contact ?? <span className="muted">Not given</span>,
+          },
+          {
+            label: "Student email",
+            value: submission.studentEmail ? (
               <a href={`mailto:${submission.studentEmail}`}>{submission.studentEmail}</a>
             ) : (
               <span className="muted">Not given</span>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Thesis Status</dt>
-          <dd>{submission.thesisStatus ?? <span className="muted">Not set</span>}</dd>
-        </div>
-        {submission.effectiveDate ? (
-          <div>
-            <dt>Effective date</dt>
-            <dd>{formatDate(submission.effectiveDate)}</dd>
-          </div>
-        ) : null}
-      </dl>
+            ),
+          },
+          {
+            label: "Thesis Status",
+            value: submission.thesisStatus ?? <span className="muted">Not set</span>,
+          },
+          submission.effectiveDate
+            ? { label: "Effective date", value: formatDate(submission.effectiveDate) }
+            : null,
+        ]}
+      />
 
       <ProgressLines submission={submission} />
 
