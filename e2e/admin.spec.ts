@@ -18,7 +18,7 @@ import {
 
 /**
  * The administrator's side: dashboard, list and search, details panel, new submission and new
- * Super User, users and inbox. Sample records read here (never changed by any test): 7, 114, and
+ * Super User, users and inbox. Sample records read here (never changed by any test): 7, 9, 114, and
  * the "Sarpong" rows; record 43 gets an account here.
  */
 
@@ -225,6 +225,23 @@ test("a row opens Submission Details by click or Enter, with green markers only 
   await expect(panel).toHaveCount(0);
   // Focus goes back to the row the panel was opened from.
   await expect(rows(page).first()).toBeFocused();
+
+  // Record 9: Sent to Examiners (green), but the examiners are Awaiting and Report Submitted,
+  // neither of which is Received: only the SGS Admin marker is green.
+  const mixed = sampleRecord(9);
+  expect([mixed.SGSAdmin, mixed.InternalExaminer, mixed.ExternalExaminer]).toEqual([
+    "Sent to Examiners",
+    "Awaiting",
+    "Report Submitted",
+  ]);
+  await search(page, mixed.IndexNumber);
+  await rows(page).first().click();
+  await expect(factValue(panel, "Name")).toHaveText(mixed.StudentName);
+  await expect(marker(panel, "SGS Admin")).toHaveAttribute("data-colour", "green");
+  await expect(marker(panel, "Internal")).toContainText("Awaiting");
+  await expect(marker(panel, "Internal")).toHaveAttribute("data-colour", "default");
+  await expect(marker(panel, "External")).toContainText("Report Submitted");
+  await expect(marker(panel, "External")).toHaveAttribute("data-colour", "default");
 });
 
 test("new_submission adds a submission that search then finds; a duplicate index number is a field error", async ({
