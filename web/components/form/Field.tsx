@@ -1,4 +1,10 @@
-import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from "react";
+import type {
+  InputHTMLAttributes,
+  ReactNode,
+  Ref,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from "react";
 
 /**
  * A labelled form control in the GOV.UK order: label, hint, error, then the control. The error and
@@ -71,6 +77,31 @@ export function TextAreaField({ id, label, hint, error, ...textarea }: TextAreaP
         aria-describedby={describedBy(id, hint, error)}
         {...textarea}
       />
+    </FieldFrame>
+  );
+}
+
+type SelectProps = FieldFrameProps &
+  Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & {
+    options: readonly { value: string; label: string }[];
+    ref?: Ref<HTMLSelectElement>;
+  };
+
+export function SelectField({ id, label, hint, error, options, ...select }: SelectProps) {
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error}>
+      <select
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        {...select}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
     </FieldFrame>
   );
 }

@@ -11,11 +11,10 @@ import {
   SGS_STAGE_LABELS,
 } from "../../../../common/workflow.js";
 import { ErrorSummary, type SummaryError } from "../../../components/form/ErrorSummary.js";
-import { TextField } from "../../../components/form/Field.js";
+import { SelectField, TextField } from "../../../components/form/Field.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ApiError } from "../../../lib/api-client.js";
 import { messageFor } from "../../../lib/form-errors.js";
-import { SelectField } from "../components/SelectField.js";
 import { adminPaths, submissionsListHref } from "../paths.js";
 import { useCreateSubmission } from "./api/create-submission.js";
 import { DocumentChecklistFields } from "./components/DocumentChecklistFields.js";

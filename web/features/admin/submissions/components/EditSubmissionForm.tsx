@@ -14,12 +14,11 @@ import {
   SGS_STAGE_LABELS,
 } from "../../../../../common/workflow.js";
 import { ErrorSummary, type SummaryError } from "../../../../components/form/ErrorSummary.js";
-import { TextField } from "../../../../components/form/Field.js";
+import { SelectField, TextField } from "../../../../components/form/Field.js";
 import { Alert } from "../../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../../components/ui/ConfirmDialog.js";
 import { ApiError } from "../../../../lib/api-client.js";
 import { messageFor } from "../../../../lib/form-errors.js";
-import { SelectField } from "../../components/SelectField.js";
 import { adminKeys } from "../../query-keys.js";
 import { readSaveRefusal, useUpdateSubmission } from "../api/update-submission.js";
 import { describeMove } from "../lib/describe.js";
