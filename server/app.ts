@@ -26,6 +26,7 @@ import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { mailWorker } from "./mail/worker.js";
+import { housekeeping } from "./accounts/housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { resolveFromRoot } from "./paths.js";
 
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authPlugin, { db, config });
   // Delivers the mail outbox while the app runs, when config.mailWorker is on (not in tests).
   await app.register(mailWorker);
+  await app.register(housekeeping);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(error);

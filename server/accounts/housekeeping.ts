@@ -1,0 +1,89 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { SESSION_LIMITS } from "../auth/session.js";
+import { nowIso, type Db } from "../db/database.js";
+import { CODE_TTL_MS } from "./codes.js";
+
+/**
+ * Removes what has stopped being useful but would still be a secret at rest: sessions past their
+ * lifetime or idle timeout, used or expired sign-in codes, and the code inside queued or sent
+ * sign-in mails once that code has expired. The mail row itself stays (who, when, delivered or
+ * not); a mail still waiting for the SMTP server then goes out saying the code has expired.
+ */
+export const EXPIRED_CODE_TEXT =
+  "This mail carried a sign-in code that has expired before it could be used. " +
+  "Ask for a new code on the ETS Tracking sign-in page (Forgot your code? Get a new one).";
+
+export interface SweepReport {
+  sessions: number;
+  codes: number;
+  mails: number;
+}
+
+export async function sweepExpiredSecrets(db: Db, now: Date = new Date()): Promise<SweepReport> {
+  const at = now.getTime();
+  const sessions = await db
+    .deleteFrom("sessions")
+    .where((eb) =>
+      eb.or([
+        eb("expires_at", "<=", nowIso(now)),
+        eb.and([
+          eb("persistent", "=", 0),
+          eb("last_seen_at", "<=", nowIso(new Date(at - SESSION_LIMITS.idleMs.session))),
+        ]),
+        eb.and([
+          eb("persistent", "=", 1),
+          eb("last_seen_at", "<=", nowIso(new Date(at - SESSION_LIMITS.idleMs.persistent))),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
+  const codes = await db
+    .deleteFrom("login_codes")
+    .where((eb) => eb.or([eb("expires_at", "<=", nowIso(now)), eb("used_at", "is not", null)]))
+    .executeTakeFirst();
+  const mails = await db
+    .updateTable("outbox")
+    .set({
+      text_body: EXPIRED_CODE_TEXT,
+      html_body: null,
+      template: JSON.stringify({ name: "sign_in_code", params: { expired: true } }),
+    })
+    .where("template", "like", '{"name":"sign_in_code",%')
+    .where("text_body", "!=", EXPIRED_CODE_TEXT)
+    .where("created_at", "<=", nowIso(new Date(at - CODE_TTL_MS)))
+    .executeTakeFirst();
+  return {
+    sessions: Number(sessions.numDeletedRows),
+    codes: Number(codes.numDeletedRows),
+    mails: Number(mails.numUpdatedRows),
+  };
+}
+
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Sweeps when the app is ready and every hour after, with the other background work (config.mailWorker). */
+export const housekeeping = fp(
+  async (app: FastifyInstance) => {
+    if (!app.config.mailWorker) return;
+    let timer: NodeJS.Timeout | null = null;
+    const sweep = async () => {
+      try {
+        const report = await sweepExpiredSecrets(app.db);
+        if (report.sessions + report.codes + report.mails > 0)
+          app.log.info({ report }, "expired secrets removed");
+      } catch (error) {
+        app.log.error({ err: error }, "housekeeping sweep failed");
+      }
+    };
+    app.addHook("onReady", async () => {
+      await sweep();
+      timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+      timer.unref();
+    });
+    app.addHook("preClose", async () => {
+      if (timer) clearInterval(timer);
+    });
+  },
+  { name: "ets-housekeeping" },
+);
