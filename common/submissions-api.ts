@@ -191,7 +191,7 @@ export const submissionInputSchema = z.strictObject({
 });
 export type SubmissionInput = z.infer<typeof submissionInputSchema>;
 
-/** The changes of a PATCH: any editable field; unknown fields (the index number too) are refused. */
+/** The changes of a PATCH: each editable field, all optional; unknown fields (the index number too) are refused. */
 export const submissionChangesSchema = z.strictObject({
   ...editableShape,
   studentName: editableShape.studentName.optional(),

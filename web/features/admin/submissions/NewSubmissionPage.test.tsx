@@ -117,6 +117,28 @@ describe("Add New Submission", () => {
     expect(screen.getByLabelText("Student Name")).toHaveValue("Kofi Boateng");
   });
 
+  it("shows the server's field messages (400) beside their fields, with the field's label", async () => {
+    const user = userEvent.setup();
+    setup(() => ({
+      status: 400,
+      body: {
+        success: false,
+        code: "validation",
+        message: "contact: is too long",
+        fields: [{ field: "contact", message: "is too long" }],
+      },
+    }));
+    await fillRequired(user);
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+
+    const contact = screen.getByLabelText(/^Contact/);
+    await waitFor(() => expect(contact).toHaveAttribute("aria-invalid", "true"));
+    expect(contact).toHaveAccessibleDescription(expect.stringContaining("Contact is too long"));
+    expect(
+      screen.getByText("The server did not accept some fields. Correct them and submit again."),
+    ).toBeInTheDocument();
+  });
+
   it("sends the stage, examiner and documents mapped onto the model, then confirms with the details and links", async () => {
     const user = userEvent.setup();
     const { posts } = setup((body) => ({

@@ -14,7 +14,7 @@ import { ErrorSummary, type SummaryError } from "../../../components/form/ErrorS
 import { SelectField, TextField } from "../../../components/form/Field.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ApiError } from "../../../lib/api-client.js";
-import { messageFor } from "../../../lib/form-errors.js";
+import { applyServerFieldErrors, messageFor } from "../../../lib/form-errors.js";
 import { adminPaths, submissionsListHref } from "../paths.js";
 import { useCreateSubmission } from "./api/create-submission.js";
 import { DocumentChecklistFields } from "./components/DocumentChecklistFields.js";
@@ -96,19 +96,16 @@ export function NewSubmissionPage() {
             });
             return;
           }
-          let placed = false;
-          if (error instanceof ApiError && error.status === 400) {
-            for (const f of error.fields) {
-              const field = FORM_FIELDS.find((name) => name === f.field);
-              if (!field) continue;
-              // The error summary takes focus and links to each field.
-              form.setError(field, {
-                type: "server",
-                message: fieldMessage(FIELD_LABELS[field], f.message),
-              });
-              placed = true;
-            }
-          }
+          // The error summary takes focus and links to each field.
+          const placed =
+            error instanceof ApiError &&
+            error.status === 400 &&
+            applyServerFieldErrors(
+              error,
+              form.setError,
+              FORM_FIELDS,
+              (field, message) => fieldMessage(FIELD_LABELS[field], message) ?? message,
+            );
           setProblem(
             placed
               ? "The server did not accept some fields. Correct them and submit again."

@@ -18,12 +18,13 @@ import { SelectField, TextField } from "../../../../components/form/Field.js";
 import { Alert } from "../../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../../components/ui/ConfirmDialog.js";
 import { ApiError } from "../../../../lib/api-client.js";
-import { messageFor } from "../../../../lib/form-errors.js";
+import { applyServerFieldErrors, messageFor } from "../../../../lib/form-errors.js";
 import { adminKeys } from "../../query-keys.js";
 import { readSaveRefusal, useUpdateSubmission } from "../api/update-submission.js";
 import { describeMove } from "../lib/describe.js";
 import {
   FIELD_LABELS,
+  LABELLED_FIELDS,
   changedFieldLabels,
   diffChanges,
   editSubmissionFormSchema,
@@ -163,16 +164,13 @@ export function EditSubmissionForm({ submission }: { submission: SubmissionDto }
             });
             return;
           }
-          if (error instanceof ApiError && error.status === 400 && error.fields.length > 0) {
-            for (const problem of error.fields) {
-              const label = FIELD_LABELS[problem.field as keyof typeof FIELD_LABELS];
-              if (label) {
-                form.setError(problem.field as keyof SubmissionFormValues, {
-                  type: "server",
-                  message: fieldMessage(label, problem.message),
-                });
-              }
-            }
+          if (error instanceof ApiError && error.status === 400) {
+            applyServerFieldErrors(
+              error,
+              form.setError,
+              LABELLED_FIELDS,
+              (field, message) => fieldMessage(FIELD_LABELS[field], message) ?? message,
+            );
           }
           setNotice({
             tone: "error",

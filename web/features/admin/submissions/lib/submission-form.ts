@@ -67,6 +67,9 @@ export const FIELD_LABELS: Record<ScalarField | "indexNumber", string> = {
   effectiveDate: "Effective date",
 };
 
+/** The form fields a server message can be shown beside. */
+export const LABELLED_FIELDS = Object.keys(FIELD_LABELS) as (keyof typeof FIELD_LABELS)[];
+
 export function emptyFormValues(): SubmissionFormValues {
   return {
     studentName: "",
