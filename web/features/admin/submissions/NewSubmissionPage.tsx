@@ -100,12 +100,7 @@ export function NewSubmissionPage() {
           const placed =
             error instanceof ApiError &&
             error.status === 400 &&
-            applyServerFieldErrors(
-              error,
-              form.setError,
-              FORM_FIELDS,
-              (field, message) => fieldMessage(FIELD_LABELS[field], message) ?? message,
-            );
+            applyServerFieldErrors(error, form.setError, FORM_FIELDS);
           setProblem(
             placed
               ? "The server did not accept some fields. Correct them and submit again."

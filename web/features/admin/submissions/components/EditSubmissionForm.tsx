@@ -165,12 +165,7 @@ export function EditSubmissionForm({ submission }: { submission: SubmissionDto }
             return;
           }
           if (error instanceof ApiError && error.status === 400) {
-            applyServerFieldErrors(
-              error,
-              form.setError,
-              LABELLED_FIELDS,
-              (field, message) => fieldMessage(FIELD_LABELS[field], message) ?? message,
-            );
+            applyServerFieldErrors(error, form.setError, LABELLED_FIELDS);
           }
           setNotice({
             tone: "error",
