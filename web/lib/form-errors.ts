@@ -4,25 +4,19 @@ import { ApiError } from "./api-client.js";
 /**
  * Puts the server's field-level messages (400 `fields: [{ field, message }]`) next to the form's
  * own fields. Returns true when at least one landed, so the caller knows whether the page-level
- * message still has to say what went wrong. `phrase` turns the server's message into the words
- * shown beside the field (for example, prefixing the field's label).
+ * message still has to say what went wrong.
  */
-export function applyServerFieldErrors<T extends FieldValues, F extends FieldPath<T>>(
+export function applyServerFieldErrors<T extends FieldValues>(
   error: unknown,
   setError: UseFormSetError<T>,
-  fields: readonly F[],
-  phrase: (field: F, message: string) => string = (_field, message) => message,
+  fields: readonly FieldPath<T>[],
 ): boolean {
   if (!(error instanceof ApiError)) return false;
   let applied = false;
   for (const problem of error.fields) {
     const field = fields.find((name) => name === problem.field);
     if (!field) continue;
-    setError(
-      field,
-      { type: "server", message: phrase(field, problem.message) },
-      { shouldFocus: !applied },
-    );
+    setError(field, { type: "server", message: problem.message }, { shouldFocus: !applied });
     applied = true;
   }
   return applied;
