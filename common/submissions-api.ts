@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DOCUMENT_FILTERS } from "./documents.js";
 import { INDEX_NUMBER_PATTERN, INDEX_NUMBER_RULE, normaliseDate } from "./submission.js";
 import {
   DOCUMENTS,
@@ -74,6 +75,11 @@ export const submissionSchema = z.object({
   externalExaminer: examinerStateSchema.nullable(),
   thesisStatus: z.string().nullable(),
   effectiveDate: z.string().nullable(),
+  /** The thesis title and abstract the student gave with the upload; null until then. */
+  thesisTitle: z.string().nullable(),
+  thesisAbstract: z.string().nullable(),
+  /** Uploaded documents whose current version waits for review (the list's count chip). */
+  documentsToReview: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
   version: z.number().int(),
@@ -119,6 +125,8 @@ export const submissionFiltersSchema = z.object({
   thesisStatus: optionalFilter(z.string().trim().max(100)),
   /** Submissions still missing this document. */
   missingDocument: optionalFilter(documentItemSchema),
+  /** Any checklist item missing, an upload waiting for review, or an upload returned. */
+  documents: optionalFilter(z.enum(DOCUMENT_FILTERS)),
 });
 export type SubmissionFilters = z.infer<typeof submissionFiltersSchema>;
 
@@ -349,6 +357,9 @@ export const statsResponseSchema = z.object({
   overdueReports: z.array(overdueReportSchema),
   overdueReportsTotal: z.number().int(),
   reportOverdueDays: z.number().int(),
+  /** Submissions with an uploaded document waiting for review / with one returned to the student. */
+  documentsWaiting: z.number().int(),
+  documentsReturned: z.number().int(),
   /** The last twelve months, oldest first, the current month last; month is YYYY-MM. */
   perMonth: z.array(z.object({ month: z.string(), count: z.number().int() })),
 });
