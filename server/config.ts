@@ -29,6 +29,13 @@ export interface Config {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   trustProxy: boolean;
   reportOverdueDays: number;
+  /** Where uploaded documents are stored: file:<folder> or s3://bucket?endpoint=...&region=... */
+  storageUrl: string;
+  /** clamd to scan every upload with (tcp://host:port); null: uploads are not scanned. */
+  clamdUrl: string | null;
+  /** Largest accepted upload, in bytes: the thesis, and every other checklist item. */
+  maxThesisBytes: number;
+  maxFormBytes: number;
   /** Whether the mail worker runs inside the server (tests drive it by hand). */
   mailWorker: boolean;
   /** How often the mail worker looks for due mail. */
@@ -53,6 +60,8 @@ export interface RateLimits {
   accountCodes: RateLimit;
   /** Contact-form messages per client address (RATE_LIMIT_CONTACT per hour). */
   contact: RateLimit;
+  /** Document uploads per account (RATE_LIMIT_UPLOADS per hour). */
+  uploads: RateLimit;
   /** Consecutive failed sign-ins before an account starts to slow down (RATE_LIMIT_ACCOUNT_FAILURES). */
   accountFailuresBeforeBackoff: number;
 }
@@ -77,6 +86,18 @@ const positiveCount = (fallback: number) =>
   );
 
 const MINUTE_MS = 60 * 1000;
+const MEGABYTE = 1024 * 1024;
+/** Upload limits in megabytes; 2000 keeps sizes within a 32-bit integer column. */
+const megabytes = (fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,3}$/, "must be a whole number of megabytes from 1 to 2000")
+      .transform(Number)
+      .refine((n) => n <= 2000, "must be a whole number of megabytes from 1 to 2000")
+      .default(fallback),
+  );
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(
@@ -130,6 +151,25 @@ const envSchema = z.object({
     emptyToUndefined,
     z.string().regex(/^\d+$/, "must be a whole number of days").transform(Number).default(30),
   ),
+  STORAGE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine(
+        (v) => /^(file:.+|s3:\/\/[^?]+(\?.*)?)$/.test(v),
+        "must be file:<folder> or s3://bucket?endpoint=http://host:port&region=...",
+      )
+      .default("file:./data/files"),
+  ),
+  CLAMD_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^tcp:\/\/[^\s/:]+:\d{1,5}\/?$/.test(v), "must look like tcp://host:3310")
+      .optional(),
+  ),
+  ETS_MAX_THESIS_MB: megabytes(100),
+  ETS_MAX_FORM_MB: megabytes(10),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -142,6 +182,7 @@ const envSchema = z.object({
   RATE_LIMIT_ACCOUNT_CODES: positiveCount(3),
   RATE_LIMIT_CONTACT: positiveCount(5),
   RATE_LIMIT_ACCOUNT_FAILURES: positiveCount(5),
+  RATE_LIMIT_UPLOADS: positiveCount(30),
 });
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -194,6 +235,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === "true",
     reportOverdueDays: e.ETS_REPORT_OVERDUE_DAYS,
+    storageUrl: e.STORAGE_URL,
+    clamdUrl: e.CLAMD_URL ?? null,
+    maxThesisBytes: e.ETS_MAX_THESIS_MB * MEGABYTE,
+    maxFormBytes: e.ETS_MAX_FORM_MB * MEGABYTE,
     mailWorker: true,
     mailPollIntervalMs: 2000,
     rateLimits: {
@@ -202,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       codeRequest: { max: e.RATE_LIMIT_CODE_REQUEST, windowMs: 15 * MINUTE_MS },
       accountCodes: { max: e.RATE_LIMIT_ACCOUNT_CODES, windowMs: 15 * MINUTE_MS },
       contact: { max: e.RATE_LIMIT_CONTACT, windowMs: 60 * MINUTE_MS },
+      uploads: { max: e.RATE_LIMIT_UPLOADS, windowMs: 60 * MINUTE_MS },
       accountFailuresBeforeBackoff: e.RATE_LIMIT_ACCOUNT_FAILURES,
     },
   };

@@ -30,9 +30,34 @@ export interface SubmissionsTable {
   external_examiner: string | null;
   thesis_status: string | null;
   effective_date: string | null;
+  thesis_title: ColumnType<string | null, string | null | undefined, string | null>;
+  thesis_abstract: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
   version: ColumnType<number, number | undefined, number>;
+}
+
+/** Every uploaded version of a checklist item (migration 004). */
+export interface SubmissionDocumentsTable {
+  id: Generated<number>;
+  submission_id: number;
+  /** A DocumentItem: "thesis", "turnitinReport", ... */
+  item: string;
+  version: number;
+  is_current: Bool;
+  file_name: string;
+  size_bytes: number;
+  /** The file store's key. */
+  sha256: string;
+  page_count: number;
+  has_javascript: Bool;
+  has_embedded_files: Bool;
+  uploaded_by: number | null;
+  uploaded_at: string;
+  review_state: "pending" | "accepted" | "returned" | "superseded";
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+  return_reason: string | null;
 }
 
 export interface SubmissionEventsTable {
@@ -139,6 +164,7 @@ export interface ContactMessagesTable {
 export interface Database {
   submissions: SubmissionsTable;
   submission_events: SubmissionEventsTable;
+  submission_documents: SubmissionDocumentsTable;
   users: UsersTable;
   login_codes: LoginCodesTable;
   sessions: SessionsTable;
@@ -152,4 +178,5 @@ export interface Database {
 export type SubmissionRow = Selectable<SubmissionsTable>;
 export type NewSubmissionRow = Insertable<SubmissionsTable>;
 export type SubmissionRowUpdate = Updateable<SubmissionsTable>;
+export type SubmissionDocumentRow = Selectable<SubmissionDocumentsTable>;
 export type UserRow = Selectable<UsersTable>;

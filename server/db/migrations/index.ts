@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from "kysely";
 import * as m001 from "./001_initial.js";
 import * as m002 from "./002_accounts.js";
 import * as m003 from "./003_search.js";
+import * as m004 from "./004_documents.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "001_initial": m001,
   "002_accounts": m002,
   "003_search": m003,
+  "004_documents": m004,
 };
 
 export const migrationProvider: MigrationProvider = {
