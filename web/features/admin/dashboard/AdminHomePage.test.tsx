@@ -34,6 +34,8 @@ const stats: StatsResponse = {
   ],
   overdueReportsTotal: 1,
   reportOverdueDays: 60,
+  documentsWaiting: 6,
+  documentsReturned: 3,
   perMonth: [
     { month: "2025-03", count: 9 },
     { month: "2025-04", count: 12 },
