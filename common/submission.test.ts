@@ -22,6 +22,8 @@ function submission(overrides: Partial<Submission> = {}): Submission {
     externalExaminer: null,
     thesisStatus: null,
     effectiveDate: null,
+    thesisTitle: null,
+    thesisAbstract: null,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
     version: 1,

@@ -38,13 +38,23 @@ export interface Submission {
   thesisStatus: string | null;
   /** ISO date (YYYY-MM-DD). */
   effectiveDate: string | null;
+  /** The thesis title and abstract the student gives with the upload; null until then. */
+  thesisTitle: string | null;
+  thesisAbstract: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
 }
 
-/** Every field a submission is created from; ids, times and version are the database's. */
-export type SubmissionFields = Omit<Submission, "id" | "createdAt" | "updatedAt" | "version">;
+/**
+ * Every field a submission is created and edited from; ids, times and version are the database's,
+ * and the thesis title and abstract are the student's (given with the thesis upload), so neither
+ * the forms nor the spreadsheet carry them.
+ */
+export type SubmissionFields = Omit<
+  Submission,
+  "id" | "createdAt" | "updatedAt" | "version" | "thesisTitle" | "thesisAbstract"
+>;
 
 /** The prototype's sample-list record; keys exactly as the prototype (and the spreadsheet) spell them. */
 export interface SubmissionRecord {

@@ -108,3 +108,20 @@ export async function findWaitingReports(
     })),
   };
 }
+
+/**
+ * Submissions with at least one current document version in a review state: "pending" (waiting
+ * for the school) or "returned" (waiting for the student's new version).
+ */
+export async function countSubmissionsWithCurrentDocuments(
+  db: Executor,
+  state: "pending" | "returned",
+): Promise<number> {
+  const { count } = await db
+    .selectFrom("submission_documents")
+    .select((eb) => eb.fn.count<number>("submission_id").distinct().as("count"))
+    .where("is_current", "=", 1)
+    .where("review_state", "=", state)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}

@@ -18,6 +18,7 @@ import {
   countByColumn,
   countSubmissionsCreatedSince,
   countSubmissionsPerMonth,
+  countSubmissionsWithCurrentDocuments,
   countUsers,
   findWaitingReports,
   type GroupedColumn,
@@ -38,16 +39,27 @@ export async function dashboardStats(
   const firstMonthStart = `${months[0]}-01T00:00:00.000Z`;
   const overdueBefore = nowIso(new Date(now.getTime() - config.reportOverdueDays * DAY_MS));
 
-  const [totalSubmissions, totalUsers, addedThisMonth, perStage, internal, external, perMonth] =
-    await Promise.all([
-      countSubmissions(db),
-      countUsers(db),
-      countSubmissionsCreatedSince(db, monthStart),
-      countsOf(db, "sgs_stage", SGS_STAGES),
-      countsOf(db, "internal_examiner", EXAMINER_STATES),
-      countsOf(db, "external_examiner", EXAMINER_STATES),
-      countSubmissionsPerMonth(db, firstMonthStart),
-    ]);
+  const [
+    totalSubmissions,
+    totalUsers,
+    addedThisMonth,
+    perStage,
+    internal,
+    external,
+    perMonth,
+    documentsWaiting,
+    documentsReturned,
+  ] = await Promise.all([
+    countSubmissions(db),
+    countUsers(db),
+    countSubmissionsCreatedSince(db, monthStart),
+    countsOf(db, "sgs_stage", SGS_STAGES),
+    countsOf(db, "internal_examiner", EXAMINER_STATES),
+    countsOf(db, "external_examiner", EXAMINER_STATES),
+    countSubmissionsPerMonth(db, firstMonthStart),
+    countSubmissionsWithCurrentDocuments(db, "pending"),
+    countSubmissionsWithCurrentDocuments(db, "returned"),
+  ]);
 
   const waiting = await Promise.all(
     EXAMINERS.map(async (examiner) => {
@@ -92,6 +104,8 @@ export async function dashboardStats(
     overdueReports,
     overdueReportsTotal: waiting.reduce((sum, w) => sum + w.total, 0),
     reportOverdueDays: config.reportOverdueDays,
+    documentsWaiting,
+    documentsReturned,
     perMonth: months.map((month) => ({ month, count: byMonth.get(month) ?? 0 })),
   };
 }

@@ -78,6 +78,8 @@ describe("buildTimeline", () => {
       createdAt: "2025-02-01T08:00:00.000Z",
       updatedAt: "2025-02-03T08:00:00.000Z",
       version: 2,
+      thesisTitle: null,
+      thesisAbstract: null,
     };
     const items = buildTimeline(submission, [
       {

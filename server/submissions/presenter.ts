@@ -6,8 +6,16 @@ import type {
 } from "../../common/submissions-api.js";
 import type { StoredSubmissionEvent, SubmissionPage } from "./repository.js";
 
-/** The one place that shapes submissions for the API. */
+/**
+ * The one place that shapes submissions for the API. The single-record responses (create, read
+ * for editing, edit, bulk) do not count the documents waiting for review and say 0: the list's
+ * count chip comes from the list (presentSubmissionPage), the details panel reads the documents.
+ */
 export function presentSubmission(s: Submission): SubmissionDto {
+  return presentCountedSubmission(s, 0);
+}
+
+function presentCountedSubmission(s: Submission, documentsToReview: number): SubmissionDto {
   return {
     id: s.id,
     studentName: s.studentName,
@@ -27,6 +35,9 @@ export function presentSubmission(s: Submission): SubmissionDto {
     externalExaminer: s.externalExaminer,
     thesisStatus: s.thesisStatus,
     effectiveDate: s.effectiveDate,
+    thesisTitle: s.thesisTitle,
+    thesisAbstract: s.thesisAbstract,
+    documentsToReview,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     version: s.version,
@@ -38,7 +49,14 @@ export function presentSubmissionPage(
   page: number,
   pageSize: number,
 ): SubmissionListResponse {
-  return { items: result.items.map(presentSubmission), total: result.total, page, pageSize };
+  return {
+    items: result.items.map((s) =>
+      presentCountedSubmission(s, result.documentsToReview.get(s.id) ?? 0),
+    ),
+    total: result.total,
+    page,
+    pageSize,
+  };
 }
 
 export function presentEvent(e: StoredSubmissionEvent): SubmissionEvent {

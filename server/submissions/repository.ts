@@ -71,6 +71,8 @@ export function rowToSubmission(row: SubmissionRow): Submission {
     externalExaminer: row.external_examiner as ExaminerState | null,
     thesisStatus: row.thesis_status,
     effectiveDate: row.effective_date,
+    thesisTitle: row.thesis_title,
+    thesisAbstract: row.thesis_abstract,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: row.version,
@@ -213,13 +215,65 @@ function matchesFilters(db: Executor, filters: SubmissionFilters) {
       const column = DOCUMENT_COLUMNS[filters.missingDocument].submitted;
       conditions.push(eb(`submissions.${column}`, "=", 0));
     }
+    if (filters.documents === "missing") {
+      // An accepted upload sets the item's flag, as a paper copy recorded by hand does.
+      conditions.push(
+        eb.or(
+          DOCUMENTS.map((item) => eb(`submissions.${DOCUMENT_COLUMNS[item].submitted}`, "=", 0)),
+        ),
+      );
+    } else if (filters.documents === "waiting") {
+      conditions.push(eb.exists(currentVersionsIn(eb, "pending")));
+    } else if (filters.documents === "returned") {
+      conditions.push(eb.exists(currentVersionsIn(eb, "returned")));
+    }
     return eb.and(conditions);
   };
+}
+
+/**
+ * The submission's current document versions in a review state, for an EXISTS condition; served by
+ * the index on (is_current, review_state, submission_id).
+ */
+function currentVersionsIn(
+  eb: ExpressionBuilder<Database, "submissions">,
+  state: "pending" | "returned",
+) {
+  return eb
+    .selectFrom("submission_documents as d")
+    .select("d.id")
+    .where("d.is_current", "=", 1)
+    .where("d.review_state", "=", state)
+    .whereRef("d.submission_id", "=", "submissions.id");
 }
 
 export interface SubmissionPage {
   items: Submission[];
   total: number;
+  /** Per submission id on the page: current document versions waiting for review (absent = 0). */
+  documentsToReview: ReadonlyMap<number, number>;
+}
+
+/**
+ * How many current document versions wait for review, per submission: one grouped query for a
+ * page of submissions. Submissions with none are absent from the map.
+ */
+export async function countDocumentsToReview(
+  db: Executor,
+  submissionIds: readonly number[],
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (submissionIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("submission_documents")
+    .select(["submission_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("is_current", "=", 1)
+    .where("review_state", "=", "pending")
+    .where("submission_id", "in", [...submissionIds])
+    .groupBy("submission_id")
+    .execute();
+  for (const row of rows) counts.set(row.submission_id, Number(row.count));
+  return counts;
 }
 
 /** One page of the filtered, sorted list, and how many submissions match in all. */
@@ -264,7 +318,12 @@ export async function listSubmissions(
       .where(where)
       .executeTakeFirstOrThrow(),
   ]);
-  return { items: rows.map(rowToSubmission), total: Number(count) };
+  const items = rows.map(rowToSubmission);
+  const documentsToReview = await countDocumentsToReview(
+    db,
+    items.map((s) => s.id),
+  );
+  return { items, total: Number(count), documentsToReview };
 }
 
 /** The next `limit` matching submissions after `afterId`, in id order: the export's keyset pages. */

@@ -312,6 +312,8 @@ function StudentPreview({
     externalExaminer: values.externalExaminer || null,
     thesisStatus: values.thesisStatus || null,
     effectiveDate: values.effectiveDate || null,
+    thesisTitle: null,
+    thesisAbstract: null,
   };
   const { status } = toStatusView(draft);
   const lines: [string, string][] = [
