@@ -105,4 +105,58 @@ describe("configuration", () => {
     expect(problemsOf({ RATE_LIMIT_SIGN_IN: "0" })[0]).toMatch(/^RATE_LIMIT_SIGN_IN /);
     expect(problemsOf({ RATE_LIMIT_CONTACT: "lots" })[0]).toMatch(/^RATE_LIMIT_CONTACT /);
   });
+
+  it("stores documents under ./data/files, unscanned, with 100 MB and 10 MB limits by default", () => {
+    const config = loadConfig({});
+    expect(config.storageUrl).toBe("file:./data/files");
+    expect(config.clamdUrl).toBeNull();
+    expect(config.maxThesisBytes).toBe(100 * 1024 * 1024);
+    expect(config.maxFormBytes).toBe(10 * 1024 * 1024);
+    expect(config.rateLimits.uploads).toEqual({ max: 30, windowMs: 60 * 60_000 });
+  });
+
+  it("accepts an S3 store and a clamd address the app can use", () => {
+    const config = loadConfig({
+      STORAGE_URL: "s3://KEY:SECRET@ets-files?endpoint=http://127.0.0.1:9000&region=eu-west-1",
+      CLAMD_URL: "tcp://clamd.internal:3310",
+      ETS_MAX_THESIS_MB: "250",
+      ETS_MAX_FORM_MB: "5",
+      RATE_LIMIT_UPLOADS: "2",
+    });
+    expect(config.storageUrl).toMatch(/^s3:\/\/KEY:SECRET@ets-files/);
+    expect(config.clamdUrl).toBe("tcp://clamd.internal:3310");
+    expect(config.maxThesisBytes).toBe(250 * 1024 * 1024);
+    expect(config.maxFormBytes).toBe(5 * 1024 * 1024);
+    expect(config.rateLimits.uploads.max).toBe(2);
+  });
+
+  it("stops the start naming STORAGE_URL when the store's address cannot be used", () => {
+    for (const bad of [
+      "ftp://files",
+      "file:",
+      "s3://Bad_Bucket?region=eu-west-1",
+      "s3://ets-files",
+      "s3://ets-files?endpoint=ftp://host",
+      "s3://ets-files?region=eu-west-1&colour=blue",
+    ]) {
+      const problems = problemsOf({ STORAGE_URL: bad });
+      expect(problems, bad).toHaveLength(1);
+      expect(problems[0], bad).toMatch(/^STORAGE_URL \S/);
+    }
+    expect(problemsOf({ STORAGE_URL: "s3://ets-files" })[0]).toMatch(/region/);
+  });
+
+  it("stops the start naming CLAMD_URL when clamd's address cannot be used", () => {
+    for (const bad of ["http://clamd:3310", "tcp://:3310", "tcp://clamd:0", "tcp://clamd:3310/x"]) {
+      const problems = problemsOf({ CLAMD_URL: bad });
+      expect(problems, bad).toHaveLength(1);
+      expect(problems[0], bad).toMatch(/^CLAMD_URL must look like tcp:\/\/host:3310/);
+    }
+  });
+
+  it("names an upload limit outside 1 to 2000 megabytes", () => {
+    expect(problemsOf({ ETS_MAX_THESIS_MB: "0" })[0]).toMatch(/^ETS_MAX_THESIS_MB /);
+    expect(problemsOf({ ETS_MAX_FORM_MB: "2001" })[0]).toMatch(/^ETS_MAX_FORM_MB /);
+    expect(problemsOf({ RATE_LIMIT_UPLOADS: "none" })[0]).toMatch(/^RATE_LIMIT_UPLOADS /);
+  });
 });

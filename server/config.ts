@@ -1,6 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
 import { MIN_ADMIN_PASSWORD_LENGTH } from "../common/accounts.js";
+import { parseClamdUrl } from "./files/clamd.js";
+import { parseStorageUrl } from "./files/storage.js";
 
 // Defined with the account schemas the web forms share; re-exported for the server's callers.
 export { MIN_ADMIN_PASSWORD_LENGTH };
@@ -85,6 +87,22 @@ const positiveCount = (fallback: number) =>
       .default(fallback),
   );
 
+/**
+ * Checks a variable with the parser its module uses at start, so a value that passes here is one
+ * the app can use. The parsers' messages begin with the variable's name, which the issue's path
+ * already gives.
+ */
+function parsedBy(parse: (value: string) => unknown) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    try {
+      parse(value);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      ctx.addIssue({ code: "custom", message: message.replace(/^[A-Z_]+ /, "") });
+    }
+  };
+}
+
 const MINUTE_MS = 60 * 1000;
 const MEGABYTE = 1024 * 1024;
 /** Upload limits in megabytes; 2000 keeps sizes within a 32-bit integer column. */
@@ -153,20 +171,11 @@ const envSchema = z.object({
   ),
   STORAGE_URL: z.preprocess(
     emptyToUndefined,
-    z
-      .string()
-      .refine(
-        (v) => /^(file:.+|s3:\/\/[^?]+(\?.*)?)$/.test(v),
-        "must be file:<folder> or s3://bucket?endpoint=http://host:port&region=...",
-      )
-      .default("file:./data/files"),
+    z.string().superRefine(parsedBy(parseStorageUrl)).default("file:./data/files"),
   ),
   CLAMD_URL: z.preprocess(
     emptyToUndefined,
-    z
-      .string()
-      .refine((v) => /^tcp:\/\/[^\s/:]+:\d{1,5}\/?$/.test(v), "must look like tcp://host:3310")
-      .optional(),
+    z.string().superRefine(parsedBy(parseClamdUrl)).optional(),
   ),
   ETS_MAX_THESIS_MB: megabytes(100),
   ETS_MAX_FORM_MB: megabytes(10),

@@ -11,7 +11,8 @@ export type ErrorCode =
   | "confirmation_required"
   | "rate_limited"
   | "payload_too_large"
-  | "internal";
+  | "internal"
+  | "unavailable";
 
 const STATUS: Record<ErrorCode, number> = {
   validation: 400,
@@ -23,6 +24,8 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
+  // A service we depend on (the virus scanner, the file store) cannot be reached: try again later.
+  unavailable: 503,
 };
 
 export interface FieldError {

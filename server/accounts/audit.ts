@@ -2,8 +2,9 @@ import { nowIso } from "../db/database.js";
 import type { Executor } from "../submissions/repository.js";
 
 /**
- * The account audit trail: who signed in, who failed, sign-ups, code requests, password and
- * activation changes. Never a secret: no password, passcode, code or token goes in here.
+ * The audit trail: who signed in, who failed, sign-ups, code requests, password and activation
+ * changes, and uploads the virus scanner refused. Never a secret: no password, passcode, code or
+ * token goes in here.
  */
 export type AuditEvent =
   | "sign_in.succeeded"
@@ -17,7 +18,8 @@ export type AuditEvent =
   | "password.changed"
   | "admin.created"
   | "user.deactivated"
-  | "user.reactivated";
+  | "user.reactivated"
+  | "upload.infected";
 
 export interface AuditEntry {
   event: AuditEvent;

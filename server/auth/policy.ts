@@ -10,3 +10,16 @@ export function canReadSubmission(user: SessionUser, indexNumber: string): boole
 export function isAdmin(user: SessionUser | null): boolean {
   return user?.role === "admin";
 }
+
+/**
+ * An uploaded document (every version) is readable by the student whose submission it belongs to
+ * and by administrators, nobody else.
+ */
+export function canReadDocument(user: SessionUser, document: { indexNumber: string }): boolean {
+  return canReadSubmission(user, document.indexNumber);
+}
+
+/** Students upload their own documents; an administrator records a paper copy instead. */
+export function canUploadDocument(user: SessionUser, indexNumber: string): boolean {
+  return user.role === "student" && user.indexNumber !== null && user.indexNumber === indexNumber;
+}
