@@ -1,4 +1,4 @@
-import { describeWorkflowMove } from "../../common/workflow.js";
+import { DOCUMENT_LABELS, describeWorkflowMove, type DocumentItem } from "../../common/workflow.js";
 import type { Submission } from "../../common/submission.js";
 import type { MessageListResponse, SendMessage } from "../../common/submissions-api.js";
 import type { SessionUser } from "../auth/session.js";
@@ -62,6 +62,72 @@ export async function notifyWorkflowChanges(
   });
 }
 
+/** A school's decision on one uploaded document, as the student is told about it. */
+export type DocumentDecision =
+  | { kind: "accept"; item: DocumentItem; fileName: string; receivedOn: string }
+  | { kind: "return"; item: DocumentItem; fileName: string; reason: string };
+
+/** "thesis" reads as a common noun in a sentence; the forms keep their names. */
+function documentInSentence(item: DocumentItem): string {
+  return item === "thesis" ? "thesis" : DOCUMENT_LABELS[item];
+}
+
+/** The words of a decision notice: the message's title and body, also the mail's. */
+export function documentDecisionNotice(decision: DocumentDecision): {
+  title: string;
+  body: string;
+} {
+  const label = DOCUMENT_LABELS[decision.item];
+  const named = documentInSentence(decision.item);
+  if (decision.kind === "accept") {
+    return {
+      title: `${label} accepted`,
+      body: `Your ${named} (${decision.fileName}) was accepted by the School of Graduate Studies and is recorded as received on ${decision.receivedOn}.`,
+    };
+  }
+  // The reason is shown in full, as the administrator wrote it.
+  const reason = /[.!?]$/.test(decision.reason) ? decision.reason : `${decision.reason}.`;
+  return {
+    title: `${label} returned`,
+    body: `Your ${named} was returned: ${reason} Please upload a new version.\n\n(The file returned: ${decision.fileName}.)`,
+  };
+}
+
+/**
+ * Tells the student the school accepted or returned one of their uploads: a message in the
+ * Messages tab and, when the student has an account, the same words by email through the outbox.
+ * Call it in the transaction that records the decision.
+ */
+export async function notifyDocumentDecision(
+  trx: Executor,
+  config: Pick<Config, "publicUrl">,
+  submission: Pick<Submission, "id" | "indexNumber" | "studentName">,
+  decision: DocumentDecision,
+  actorUserId: number | null,
+  at: string,
+): Promise<void> {
+  const { title, body } = documentDecisionNotice(decision);
+  await insertMessage(trx, {
+    submissionId: submission.id,
+    title,
+    body,
+    createdBy: actorUserId,
+    at,
+  });
+  await mailStudent(
+    trx,
+    config,
+    submission,
+    `ETS Tracking: ${title}`,
+    body,
+    {
+      name: decision.kind === "accept" ? "document_accepted" : "document_returned",
+      params: { indexNumber: submission.indexNumber, item: decision.item },
+    },
+    "/dashboard/status",
+  );
+}
+
 async function mailStudent(
   trx: Executor,
   config: Pick<Config, "publicUrl">,
@@ -69,11 +135,12 @@ async function mailStudent(
   subject: string,
   body: string,
   template: { name: string; params: Record<string, unknown> },
+  page = "/dashboard/messages",
 ): Promise<void> {
   const account = await findStudentAccount(trx, submission.indexNumber);
   if (!account) return;
   const greeting = `Dear ${account.name ?? submission.studentName},`;
-  const link = `${config.publicUrl}/dashboard/messages`;
+  const link = `${config.publicUrl}${page}`;
   await enqueueMail(trx, {
     to: account.email,
     subject,

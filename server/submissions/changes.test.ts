@@ -87,6 +87,7 @@ describe("buildTimeline", () => {
         field: "sgsStage",
         from: "awaiting_review",
         to: "sent_to_department",
+        kind: "next",
       },
     ]);
     expect(items).toEqual([
@@ -94,6 +95,105 @@ describe("buildTimeline", () => {
       { at: "2025-02-01T08:00:00.000Z", label: "Turnitin report received" },
       { at: "2025-02-01T08:00:00.000Z", label: "Awaiting Review" },
       { at: "2025-02-03T08:00:00.000Z", label: "Sent to Department" },
+    ]);
+  });
+
+  it("tells the student of uploads and the school's decisions, one milestone each", () => {
+    const submission = {
+      ...base(),
+      id: 1,
+      createdAt: "2025-03-01T08:00:00.000Z",
+      updatedAt: "2025-03-05T08:00:00.000Z",
+      version: 3,
+      thesisTitle: "Rainfall and maize yields",
+      thesisAbstract: "We measure.",
+    };
+    const accepted = "2025-03-04T09:00:00.000Z";
+    const returned = "2025-03-05T10:00:00.000Z";
+    const items = buildTimeline(submission, [
+      {
+        at: "2025-03-02T08:00:00.000Z",
+        field: "upload.thesis",
+        from: null,
+        to: "final.pdf",
+        kind: "upload",
+      },
+      {
+        at: "2025-03-03T08:00:00.000Z",
+        field: "upload.turnitinReport",
+        from: null,
+        to: "t.pdf",
+        kind: "upload",
+      },
+      // Accepting sets the item received; the acceptance's own milestone stands for both.
+      { at: accepted, field: "documents.thesis", from: null, to: "2025-03-04", kind: "review" },
+      { at: accepted, field: "review.thesis", from: "pending", to: "final.pdf", kind: "accept" },
+      {
+        at: returned,
+        field: "review.turnitinReport",
+        from: "pending",
+        to: "Similarity report is cut off after page 2.",
+        kind: "return",
+      },
+      // Returning the accepted thesis clears the item, again said by the return itself.
+      {
+        at: "2025-03-05T11:00:00.000Z",
+        field: "documents.thesis",
+        from: "2025-03-04",
+        to: null,
+        kind: "review",
+      },
+      {
+        at: "2025-03-05T11:00:00.000Z",
+        field: "review.thesis",
+        from: "accepted",
+        to: "Wrong file.",
+        kind: "return",
+      },
+    ]);
+    expect(items.map((i) => i.label)).toEqual([
+      "Submission recorded",
+      "Awaiting Review",
+      "Thesis uploaded",
+      "Turnitin report uploaded",
+      "Thesis accepted",
+      "Turnitin report returned: Similarity report is cut off after page 2.",
+      "Thesis returned: Wrong file.",
+    ]);
+    expect(items[4]?.at).toBe(accepted);
+  });
+
+  it("keeps a checklist change made by hand, beside a review at another moment", () => {
+    const submission = {
+      ...base(),
+      id: 1,
+      createdAt: "2025-03-01T08:00:00.000Z",
+      updatedAt: "2025-03-05T08:00:00.000Z",
+      version: 3,
+      thesisTitle: null,
+      thesisAbstract: null,
+    };
+    const items = buildTimeline(submission, [
+      {
+        at: "2025-03-02T08:00:00.000Z",
+        field: "review.thesis",
+        from: "pending",
+        to: "a.pdf",
+        kind: "accept",
+      },
+      {
+        at: "2025-03-06T08:00:00.000Z",
+        field: "documents.statementOfResult",
+        from: null,
+        to: "2025-03-06",
+        kind: "edit",
+      },
+    ]);
+    expect(items.map((i) => i.label)).toEqual([
+      "Submission recorded",
+      "Awaiting Review",
+      "Thesis accepted",
+      "Statement of Result received",
     ]);
   });
 });

@@ -25,8 +25,11 @@ export interface FieldChange {
   to: string | null;
 }
 
-/** Where a change came from; decides the event kind of fields that are not workflow moves. */
-export type ChangeSource = "edit" | "bulk" | "import";
+/**
+ * Where a change came from; decides the event kind of fields that are not workflow moves.
+ * "review": the school accepted or returned an uploaded document, which sets or clears its item.
+ */
+export type ChangeSource = "edit" | "bulk" | "import" | "review";
 
 const SCALAR_FIELDS = [
   "studentName",

@@ -15,6 +15,8 @@ export interface TimelineEvent {
   field: string;
   from: string | null;
   to: string | null;
+  /** Tells a review's acceptance ("accept") from its return ("return"). */
+  kind: string;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -53,12 +55,27 @@ export function buildTimeline(s: Submission, events: TimelineEvent[]): TimelineI
   const status = initial("thesisStatus", s.thesisStatus);
   if (status !== null) items.push({ at: s.createdAt, label: `Thesis status: ${status}` });
 
+  // A review sets or clears its checklist item at the same moment; its own milestone ("Thesis
+  // accepted", "Thesis returned: …") says it, so the item's change adds nothing.
+  const reviewed = new Set(
+    events.filter((e) => e.field.startsWith("review.")).map((e) => reviewKey(e.field, e.at)),
+  );
+
   for (const event of events) {
-    if (isWorkflowField(event.field)) {
+    const upload = documentOf(event.field, "upload.");
+    const review = documentOf(event.field, "review.");
+    if (upload) {
+      items.push({ at: event.at, label: `${DOCUMENT_LABELS[upload]} uploaded` });
+    } else if (review && event.kind === "accept") {
+      items.push({ at: event.at, label: `${DOCUMENT_LABELS[review]} accepted` });
+    } else if (review && event.kind === "return") {
+      items.push({ at: event.at, label: `${DOCUMENT_LABELS[review]} returned: ${event.to ?? ""}` });
+    } else if (isWorkflowField(event.field)) {
       items.push({ at: event.at, label: describeWorkflowMove(event.field, event.from, event.to) });
     } else if (event.field.startsWith("documents.")) {
       const item = event.field.slice("documents.".length);
       if (!isDocumentItem(item)) continue;
+      if (reviewed.has(reviewKey(`review.${item}`, event.at))) continue;
       if (event.to !== null && event.from === null) {
         items.push({
           at: receivedAt(event.to, event.at),
@@ -82,6 +99,17 @@ export function buildTimeline(s: Submission, events: TimelineEvent[]): TimelineI
 /** A document's value is its received date when known: that is the milestone's date. */
 function receivedAt(value: string, otherwise: string): string {
   return DATE_ONLY.test(value) ? value : otherwise;
+}
+
+/** The item of an "upload.<item>" or "review.<item>" field, or null. */
+function documentOf(field: string, prefix: "upload." | "review."): DocumentItem | null {
+  if (!field.startsWith(prefix)) return null;
+  const item = field.slice(prefix.length);
+  return isDocumentItem(item) ? item : null;
+}
+
+function reviewKey(field: string, at: string): string {
+  return `${field} ${at}`;
 }
 
 function isDocumentItem(value: string): value is DocumentItem {
