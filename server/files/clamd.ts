@@ -185,14 +185,15 @@ function converse(
       return end === -1 ? null : reply.subarray(0, end).toString("utf8").trim();
     };
 
+    const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, timeoutMs);
     const connectTimer = setTimeout(
       () =>
         finish(
           new ScannerUnavailableError(
-            `${where} did not accept a connection within ${CONNECT_TIMEOUT_MS / 1000} s`,
+            `${where} did not accept a connection within ${connectTimeoutMs / 1000} s`,
           ),
         ),
-      Math.min(CONNECT_TIMEOUT_MS, timeoutMs),
+      connectTimeoutMs,
     );
     const overallTimer = setTimeout(
       () =>
