@@ -21,6 +21,7 @@ type ListLink = Partial<
     | "externalExaminer"
     | "thesisStatus"
     | "missingDocument"
+    | "documents"
     | "open",
     string | number
   >

@@ -12,6 +12,7 @@ export const adminKeys = {
   submissionList: (query: SubmissionListQuery) => [...adminKeys.submissionLists(), query] as const,
   submission: (id: number) => [...adminKeys.submissions(), "detail", id] as const,
   submissionEvents: (id: number) => [...adminKeys.submissions(), "events", id] as const,
+  submissionDocuments: (id: number) => [...adminKeys.submissions(), "documents", id] as const,
   users: () => [...adminKeys.all, "users"] as const,
   userList: (query: { role?: string; q?: string }) => [...adminKeys.users(), query] as const,
   contactMessages: () => [...adminKeys.all, "contact-messages"] as const,

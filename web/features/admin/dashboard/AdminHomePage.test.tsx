@@ -99,6 +99,18 @@ describe("admin dashboard", () => {
     );
   });
 
+  it("links the document figures to the list filtered by them", async () => {
+    setup();
+    const documents = await screen.findByRole("region", { name: "Uploaded documents" });
+    expect(
+      within(documents).getByRole("link", { name: /Documents waiting for review\s*6/ }),
+    ).toHaveAttribute("href", "/admin/all_submissions?documents=waiting");
+    expect(within(documents).getByRole("link", { name: /Documents returned\s*3/ })).toHaveAttribute(
+      "href",
+      "/admin/all_submissions?documents=returned",
+    );
+  });
+
   it("lists overdue examiner reports with a link to each submission", async () => {
     setup();
     const overdue = await screen.findByRole("region", { name: "Overdue examiner reports" });

@@ -88,6 +88,24 @@ function DashboardDetails({ stats }: { stats: StatsResponse }) {
   return (
     <>
       <div className="dashboard-grid">
+        <section aria-labelledby="documents-title" className="card">
+          <h2 id="documents-title">Uploaded documents</h2>
+          <ul className="count-list">
+            <li>
+              <Link to={submissionsListHref({ documents: "waiting" })}>
+                <span>Documents waiting for review</span>
+                <span className="count-list__figure">{stats.documentsWaiting}</span>
+              </Link>
+            </li>
+            <li>
+              <Link to={submissionsListHref({ documents: "returned" })}>
+                <span>Documents returned</span>
+                <span className="count-list__figure">{stats.documentsReturned}</span>
+              </Link>
+            </li>
+          </ul>
+          <p className="muted dashboard-note">Each figure counts submissions.</p>
+        </section>
         <section aria-labelledby="per-stage-title" className="card">
           <h2 id="per-stage-title">By SGS Admin stage</h2>
           <ul className="count-list">

@@ -2,11 +2,19 @@ import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import type { SubmissionDto } from "../../../../common/submissions-api.js";
-import { makeSubmission, mockApi, renderPage, type Answer, type Call } from "../test/harness.js";
+import {
+  makeSlots,
+  makeSubmission,
+  mockApi,
+  renderPage,
+  type Answer,
+  type Call,
+} from "../test/harness.js";
 import { AllSubmissionsPage, SEARCH_PLACEHOLDER } from "./AllSubmissionsPage.js";
 
 // The server is outside the component's control: fetch is stubbed with a small stand-in for
-// GET /api/submissions (docs/api.md) that filters by `q` the way the contract describes.
+// GET /api/submissions (docs/api.md) that filters by `q` (and `documents=waiting`) the way the
+// contract describes.
 const records: SubmissionDto[] = [
   makeSubmission({
     id: 1,
@@ -19,14 +27,18 @@ const records: SubmissionDto[] = [
     studentName: "Kofi Boateng",
     indexNumber: "PG1000002",
     sgsStage: "awaiting_review",
+    documentsToReview: 2,
   }),
   makeSubmission({ id: 3, studentName: "Yaa Asantewaa", indexNumber: "PG1000003", sgsStage: null }),
 ];
 
 function listAnswer(call: Call): Answer {
   const q = (call.url.searchParams.get("q") ?? "").toLowerCase();
+  const waiting = call.url.searchParams.get("documents") === "waiting";
   const items = records.filter(
-    (r) => r.studentName.toLowerCase().includes(q) || r.indexNumber.toLowerCase().includes(q),
+    (r) =>
+      (r.studentName.toLowerCase().includes(q) || r.indexNumber.toLowerCase().includes(q)) &&
+      (!waiting || r.documentsToReview > 0),
   );
   return { body: { items, total: items.length, page: 1, pageSize: 25 } };
 }
@@ -42,6 +54,15 @@ function setup(url = "/admin/all_submissions", extra: Parameters<typeof mockApi>
       }),
     },
     { path: /^\/api\/admin\/submissions\/\d+\/events$/, answer: () => ({ body: { items: [] } }) },
+    {
+      path: /^\/api\/submissions\/[^/]+\/documents$/,
+      answer: (call) => {
+        const record = records.find((r) => call.url.pathname.includes(`/${r.indexNumber}/`))!;
+        const thesis = { title: null, abstract: null };
+        const data = { submissionId: record.id, indexNumber: record.indexNumber, thesis };
+        return { body: { data: { ...data, items: makeSlots() } } };
+      },
+    },
   ]);
   const view = renderPage(<AllSubmissionsPage />, { path: "/admin/all_submissions", url });
   const listCalls = () => api.callsTo("GET", "/api/submissions");
@@ -225,5 +246,49 @@ describe("All Submissions", () => {
       { ids: [2, 3], set: { sgsStage: "nominations_ready" }, confirmOutOfOrder: true },
     ]);
     expect(screen.getByRole("checkbox", { name: "Select Kofi Boateng" })).not.toBeChecked();
+  });
+
+  it("filters by documents waiting for review, in the address and in the request", async () => {
+    const user = userEvent.setup();
+    const { router, listCalls } = setup();
+    await screen.findByRole("cell", { name: "AMA MENSAH" });
+
+    await user.click(screen.getByText("Filters", { selector: "summary" }));
+    const documents = screen.getByLabelText("Documents");
+    expect(
+      within(documents)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(["Any", "Documents missing", "Waiting for review", "Returned to the student"]);
+    await user.selectOptions(documents, "Waiting for review");
+
+    await waitFor(() => expect(router.state.location.search).toBe("?documents=waiting"));
+    await waitFor(() =>
+      expect(screen.queryByRole("cell", { name: "AMA MENSAH" })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole("cell", { name: "KOFI BOATENG" })).toBeInTheDocument();
+    expect(listCalls().at(-1)!.url.searchParams.get("documents")).toBe("waiting");
+    expect(screen.getByText("Filters (1 on)")).toBeInTheDocument();
+    // The export follows the list.
+    expect(screen.getByRole("link", { name: "Export CSV" })).toHaveAttribute(
+      "href",
+      "/api/admin/export?format=csv&documents=waiting",
+    );
+  });
+
+  it("reads the documents filter from the address (a dashboard figure's link)", async () => {
+    const { listCalls } = setup("/admin/all_submissions?documents=returned");
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(listCalls()[0]!.url.searchParams.get("documents")).toBe("returned");
+    expect(screen.getByLabelText("Documents")).toHaveValue("returned");
+  });
+
+  it("marks rows with documents waiting for review with a count chip in words", async () => {
+    setup();
+    await screen.findByRole("cell", { name: "KOFI BOATENG" });
+    expect(
+      within(rowOf("KOFI BOATENG")).getByText("2 to review", { exact: true }),
+    ).toBeInTheDocument();
+    expect(within(rowOf("AMA MENSAH")).queryByText(/to review/)).not.toBeInTheDocument();
   });
 });

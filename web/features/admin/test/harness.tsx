@@ -1,6 +1,8 @@
 import type { ReactElement } from "react";
 import { afterEach, vi } from "vitest";
+import type { DocumentSlot, DocumentVersion } from "../../../../common/documents.js";
 import type { SubmissionDto } from "../../../../common/submissions-api.js";
+import { DOCUMENTS, DOCUMENT_LABELS, type DocumentItem } from "../../../../common/workflow.js";
 import { json, mockServer, renderRoutes } from "../../../test/render.js";
 
 /**
@@ -114,5 +116,66 @@ export function makeSubmission(overrides: Partial<SubmissionDto> = {}): Submissi
     updatedAt: "2025-03-02T10:00:00.000Z",
     version: 2,
     ...overrides,
+  };
+}
+
+export function makeVersion(overrides: Partial<DocumentVersion> = {}): DocumentVersion {
+  const id = overrides.id ?? 101;
+  return {
+    id,
+    item: "thesis",
+    version: 1,
+    fileName: "thesis-final.pdf",
+    sizeBytes: 860_160,
+    pageCount: 12,
+    hasJavaScript: false,
+    hasEmbeddedFiles: false,
+    uploadedAt: "2025-03-03T09:30:00.000Z",
+    reviewState: "pending",
+    reviewedAt: null,
+    returnReason: null,
+    href: `/api/documents/${id}`,
+    ...overrides,
+  };
+}
+
+/** One checklist item as GET /api/submissions/:indexNumber/documents reports it. */
+export function makeSlot(item: DocumentItem, overrides: Partial<DocumentSlot> = {}): DocumentSlot {
+  return {
+    item,
+    label: DOCUMENT_LABELS[item],
+    state: "to_upload",
+    receivedOn: null,
+    paperCopy: false,
+    canUpload: true,
+    maxBytes: 10 * 1024 * 1024,
+    current: null,
+    earlier: [],
+    ...overrides,
+  };
+}
+
+/** The five items in the checklist's order; those not given are still to upload. */
+export function makeSlots(given: Partial<Record<DocumentItem, Partial<DocumentSlot>>> = {}) {
+  return DOCUMENTS.map((item) => makeSlot(item, given[item]));
+}
+
+/** The route answering the documents of a submission; `items` is read on every request. */
+export function documentsRoute(
+  submission: Pick<SubmissionDto, "id" | "indexNumber" | "thesisTitle" | "thesisAbstract">,
+  items: () => DocumentSlot[] = () => makeSlots(),
+): MockRoute {
+  return {
+    path: `/api/submissions/${submission.indexNumber}/documents`,
+    answer: () => ({
+      body: {
+        data: {
+          submissionId: submission.id,
+          indexNumber: submission.indexNumber,
+          thesis: { title: submission.thesisTitle, abstract: submission.thesisAbstract },
+          items: items(),
+        },
+      },
+    }),
   };
 }

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import type { SubmissionDto } from "../../../../../common/submissions-api.js";
-import { makeSubmission, mockApi, renderPage, type Answer, type Call } from "../../test/harness.js";
+import {
+  documentsRoute,
+  makeSubmission,
+  mockApi,
+  renderPage,
+  type Answer,
+  type Call,
+} from "../../test/harness.js";
 import { CONFLICT_MESSAGE } from "./EditSubmissionForm.js";
 import { SubmissionDetailsPanel } from "./SubmissionDetailsPanel.js";
 
@@ -19,6 +26,7 @@ function setup(submission: SubmissionDto, patchAnswers: ((call: Call) => Answer)
       path: `/api/admin/submissions/${submission.id}/events`,
       answer: () => ({ body: { items: [] } }),
     },
+    documentsRoute(submission),
     {
       method: "PATCH",
       path: `/api/admin/submissions/${submission.id}`,

@@ -23,6 +23,9 @@ export function StatusChips({ submission }: { submission: SubmissionDto }) {
       {submission.externalExaminer ? (
         <ExaminerChip who="External" state={submission.externalExaminer} />
       ) : null}
+      {submission.documentsToReview > 0 ? (
+        <span className="chip chip--navy">{submission.documentsToReview} to review</span>
+      ) : null}
       {missing > 0 ? (
         <span className="chip chip--amber">
           {missing} {missing === 1 ? "document" : "documents"} missing

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { screen, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import type { SubmissionDto } from "../../../../../common/submissions-api.js";
-import { makeSubmission, mockApi, renderPage } from "../../test/harness.js";
+import { documentsRoute, makeSubmission, mockApi, renderPage } from "../../test/harness.js";
 import { SubmissionDetailsPanel } from "./SubmissionDetailsPanel.js";
 
 // The server is outside the component's control: fetch is stubbed with contract-shaped answers.
@@ -16,6 +16,7 @@ function showPanel(submission: SubmissionDto, onClose = vi.fn()) {
       path: `/api/admin/submissions/${submission.id}/events`,
       answer: () => ({ body: { items: [] } }),
     },
+    documentsRoute(submission),
   ]);
   renderPage(<SubmissionDetailsPanel submissionId={submission.id} onClose={onClose} />, {
     path: "/admin/all_submissions",

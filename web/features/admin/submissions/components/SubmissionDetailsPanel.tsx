@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from "react";
 import { Link } from "react-router";
 import type { SubmissionDto } from "../../../../../common/submissions-api.js";
-import { DOCUMENTS, DOCUMENT_LABELS } from "../../../../../common/workflow.js";
 import { Loading } from "../../../../components/ui/Loading.js";
 import { formatDate, formatDateTime } from "../../../../lib/format.js";
 import { LoadError } from "../../components/LoadError.js";
@@ -9,12 +8,13 @@ import { adminPaths } from "../../paths.js";
 import { useSubmission } from "../api/get-submission.js";
 import { EditSubmissionForm } from "./EditSubmissionForm.js";
 import { ProgressLines } from "./ProgressLines.js";
+import { SubmissionDocuments } from "./SubmissionDocuments.js";
 import { SubmissionTimeline } from "./SubmissionTimeline.js";
 import { FactList } from "../../../../components/ui/FactList.js";
 
 /**
- * The side panel of the list: the record, its progress markers, the edit actions and the
- * history. It is a non-modal dialog (the list stays usable beside it); focus moves to its heading
+ * The side panel of the list: who it is, the documents to review (first, since reviewing is the
+ * daily work), the progress markers, the edit actions and the history. It is a non-modal dialog (the list stays usable beside it); focus moves to its heading
  * when it opens, and Escape or Close hands focus back to the list.
  */
 export function SubmissionDetailsPanel({
@@ -83,6 +83,10 @@ function SubmissionDetails({ submission }: { submission: SubmissionDto }) {
           { label: "Index Number", value: submission.indexNumber },
           { label: "Programme", value: submission.programme },
           {
+            label: "Thesis title",
+            value: submission.thesisTitle ?? <span className="muted">Not given yet</span>,
+          },
+          {
             label: "Contact",
             value: submission.contact ?? <span className="muted">Not given</span>,
           },
@@ -104,29 +108,17 @@ function SubmissionDetails({ submission }: { submission: SubmissionDto }) {
         ]}
       />
 
+      {submission.thesisAbstract ? (
+        <details className="thesis-abstract">
+          <summary>Thesis abstract</summary>
+          <p>{submission.thesisAbstract}</p>
+        </details>
+      ) : null}
+
+      <SubmissionDocuments submissionId={submission.id} indexNumber={submission.indexNumber} />
+
       <ProgressLines submission={submission} />
 
-      <h3>Documents</h3>
-      <ul className="doc-summary">
-        {DOCUMENTS.map((item) => {
-          const doc = submission.documents[item];
-          return (
-            <li key={item} data-state={doc.submitted ? "received" : "missing"}>
-              <span aria-hidden="true" className="doc-summary__icon">
-                {doc.submitted ? "✓" : "✗"}
-              </span>
-              <span>
-                {DOCUMENT_LABELS[item]}:{" "}
-                {doc.submitted
-                  ? doc.receivedOn
-                    ? `received ${formatDate(doc.receivedOn)}`
-                    : "received"
-                  : "missing"}
-              </span>
-            </li>
-          );
-        })}
-      </ul>
       <p className="muted details-panel__updated">
         Last updated {formatDateTime(submission.updatedAt)} · version {submission.version} ·{" "}
         <Link

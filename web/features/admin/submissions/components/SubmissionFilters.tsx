@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { DOCUMENT_FILTERS, DOCUMENT_FILTER_LABELS } from "../../../../../common/documents.js";
 import { NONE, type SubmissionListQuery } from "../../../../../common/submissions-api.js";
 import {
   DOCUMENTS,
@@ -27,6 +28,13 @@ const EXAMINER_OPTIONS = [
 const DOCUMENT_OPTIONS = [
   { value: "", label: "Any" },
   ...DOCUMENTS.map((item) => ({ value: item as string, label: DOCUMENT_LABELS[item] })),
+];
+const UPLOAD_OPTIONS = [
+  { value: "", label: "Any" },
+  ...DOCUMENT_FILTERS.map((filter) => ({
+    value: filter as string,
+    label: DOCUMENT_FILTER_LABELS[filter],
+  })),
 ];
 
 /** The list's filters; each change goes into the address at once (text after a short pause). */
@@ -60,6 +68,7 @@ export function SubmissionFilters({
       {select("sgsStage", "SGS Admin stage", STAGE_OPTIONS)}
       {select("internalExaminer", "Internal examiner", EXAMINER_OPTIONS)}
       {select("externalExaminer", "External examiner", EXAMINER_OPTIONS)}
+      {select("documents", "Documents", UPLOAD_OPTIONS)}
       {select("missingDocument", "Missing document", DOCUMENT_OPTIONS)}
       <div className="field">
         <label htmlFor={`${id}-programme`}>Programme</label>

@@ -33,4 +33,14 @@ describe("list parameters in the address", () => {
     expect(readOpenId(new URLSearchParams("open=abc"))).toBeNull();
     expect(readOpenId(new URLSearchParams(""))).toBeNull();
   });
+
+  it("reads the documents filter and drops a value the API does not know", () => {
+    expect(readListQuery(new URLSearchParams("documents=waiting")).documents).toBe("waiting");
+    expect(readListQuery(new URLSearchParams("documents=lost")).documents).toBeUndefined();
+    expect(
+      withParams(new URLSearchParams("documents=waiting&page=3"), {
+        documents: "returned",
+      }).toString(),
+    ).toBe("documents=returned");
+  });
 });

@@ -16,6 +16,7 @@ export const FILTER_KEYS = [
   "externalExaminer",
   "thesisStatus",
   "missingDocument",
+  "documents",
 ] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
