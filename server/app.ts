@@ -25,6 +25,15 @@ import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
+import { documentRoutes } from "./documents/routes.js";
+import { documentReviewRoutes } from "./documents/review-routes.js";
+import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
+import {
+  createStorage,
+  parseStorageUrl,
+  redactStorageUrl,
+  type FileStorage,
+} from "./files/storage.js";
 import { mailWorker } from "./mail/worker.js";
 import { housekeeping } from "./accounts/housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
@@ -34,6 +43,10 @@ declare module "fastify" {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** Where uploaded documents are stored (STORAGE_URL). */
+    storage: FileStorage;
+    /** The virus scanner every upload goes through; null when CLAMD_URL is unset. */
+    scanner: VirusScanner | null;
   }
 }
 
@@ -44,6 +57,8 @@ export interface AppOptions {
   webRoot?: string;
   /** Where log lines go (default stdout). Tests capture them to prove what never reaches the log. */
   logStream?: { write(line: string): void };
+  /** A file store opened by the caller (tests choose its staging folder); otherwise from config. */
+  storage?: FileStorage;
 }
 
 /** Builds the app without listening: server.ts listens, tests use app.inject. */
@@ -79,6 +94,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate("db", db);
   app.decorate("config", config);
   if (ownsDb) app.addHook("onClose", async () => db.destroy());
+
+  const storage = options.storage ?? createStorage(parseStorageUrl(config.storageUrl));
+  app.decorate("storage", storage);
+  if (options.storage === undefined) app.addHook("onClose", async () => storage.close());
+  app.decorate("scanner", config.clamdUrl ? createClamdScanner(config.clamdUrl) : null);
+  // The address without its secret: an S3 URL may carry the access key's secret.
+  app.log.info(
+    { storage: storage.kind, storageUrl: redactStorageUrl(config.storageUrl) },
+    "uploaded documents are stored here",
+  );
+  if (!config.clamdUrl) {
+    app.log.warn("CLAMD_URL is not set: uploaded documents are not scanned for viruses");
+  }
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -127,7 +155,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(error);
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    // "unavailable" is a service we depend on being down, not a fault here: said, not hidden.
+    if (body.code === "unavailable") request.log.warn({ code: body.code, status }, body.message);
+    else if (status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: body.code, status }, body.message);
     return reply.code(status).send(body);
   });
@@ -142,6 +172,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(contactRoutes);
       await api.register(adminRoutes);
       await api.register(dashboardRoutes);
+      await api.register(documentRoutes);
+      await api.register(documentReviewRoutes);
     },
     { prefix: "/api" },
   );

@@ -1,0 +1,250 @@
+import type { Readable } from "node:stream";
+import type { ThesisDetails, ThesisDetailsInput } from "../../common/documents.js";
+import type { DocumentItem } from "../../common/workflow.js";
+import { recordAudit } from "../accounts/audit.js";
+import type { SessionUser } from "../auth/session.js";
+import { canReadDocument, canReadSubmission, canUploadDocument } from "../auth/policy.js";
+import type { Config } from "../config.js";
+import { nowIso, type Db } from "../db/database.js";
+import { forbidden, notFound, validationError } from "../errors.js";
+import type { VirusScanner } from "../files/clamd.js";
+import { FileMissingError, type FileStorage } from "../files/storage.js";
+import { insertSubmissionEvents } from "../submissions/repository.js";
+import { maxBytesFor, slotState } from "./presenter.js";
+import {
+  findDocumentChecklist,
+  findDocumentChecklistById,
+  findDocumentVersion,
+  insertCurrentVersion,
+  listDocumentVersions,
+  lockSubmission,
+  updateThesisDetails,
+  type DocumentChecklist,
+  type StoredDocumentVersion,
+} from "./repository.js";
+import { displayFileName, receiveDocument, refusals } from "./upload.js";
+
+/** What the document services need from the app. */
+export interface DocumentContext {
+  db: Db;
+  config: Pick<Config, "maxThesisBytes" | "maxFormBytes">;
+  storage: FileStorage;
+  scanner: VirusScanner | null;
+}
+
+const NO_SUBMISSION =
+  "No submission is on file for your index number yet. If you have handed in your thesis, please contact the School of Graduate Studies.";
+
+/** The same answer for a version that does not exist and one the user may not read. */
+const NO_DOCUMENT = "There is no such document.";
+
+async function readableSubmission(
+  db: Db,
+  user: SessionUser,
+  indexNumber: string,
+): Promise<DocumentChecklist> {
+  // Checked before the lookup, so a student learns nothing about other index numbers.
+  if (!canReadSubmission(user, indexNumber)) throw forbidden();
+  const submission = await findDocumentChecklist(db, indexNumber);
+  if (!submission) throw notFound(NO_SUBMISSION);
+  return submission;
+}
+
+/** A submission's checklist, thesis details and every uploaded version. */
+export async function getSubmissionDocuments(
+  ctx: Pick<DocumentContext, "db">,
+  user: SessionUser,
+  indexNumber: string,
+): Promise<{ submission: DocumentChecklist; versions: StoredDocumentVersion[] }> {
+  const submission = await readableSubmission(ctx.db, user, indexNumber);
+  const versions = await listDocumentVersions(ctx.db, submission.submissionId);
+  return { submission, versions };
+}
+
+/** Saves the thesis title and abstract; a changed title lands in the record's history. */
+export async function saveThesisDetails(
+  ctx: Pick<DocumentContext, "db">,
+  user: SessionUser,
+  indexNumber: string,
+  input: ThesisDetailsInput,
+): Promise<ThesisDetails> {
+  const found = await readableSubmission(ctx.db, user, indexNumber);
+  const at = nowIso();
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockSubmission(trx, found.submissionId);
+    const submission = await findDocumentChecklistById(trx, found.submissionId);
+    if (!submission) throw notFound(NO_SUBMISSION);
+    await updateThesisDetails(trx, submission.submissionId, input);
+    if (submission.thesisTitle !== input.title) {
+      await insertSubmissionEvents(trx, [
+        {
+          submissionId: submission.submissionId,
+          actorUserId: user.id,
+          at,
+          field: "thesisTitle",
+          from: submission.thesisTitle,
+          to: input.title,
+          kind: "edit",
+          confirmedOutOfOrder: false,
+        },
+      ]);
+    }
+    return { title: input.title, abstract: input.abstract };
+  });
+}
+
+/** The uploaded file as the multipart parser hands it over. */
+export interface IncomingFile {
+  stream: Readable;
+  /** The name the client sent; display only. */
+  clientName: string | undefined;
+}
+
+export interface UploadRequest {
+  indexNumber: string;
+  item: DocumentItem;
+  /** Opens the request's file part; called only once the upload is allowed. */
+  openFile(maxBytes: number): Promise<IncomingFile>;
+  ip: string;
+}
+
+/** Why an upload cannot go ahead whatever the file holds; checked before and inside the write. */
+function refuseBeforeReading(
+  submission: DocumentChecklist,
+  current: StoredDocumentVersion | null,
+  item: DocumentItem,
+  fileName: string,
+): void {
+  if (slotState(submission.checklist[item], current) === "accepted") {
+    throw refusals.alreadyAccepted(fileName, item);
+  }
+  if (item === "thesis") {
+    const missing = (
+      [
+        ["title", submission.thesisTitle],
+        ["abstract", submission.thesisAbstract],
+      ] as const
+    )
+      .filter(([, value]) => value === null || value.trim() === "")
+      .map(([field]) => field);
+    if (missing.length > 0) throw refusals.detailsMissing(fileName, missing);
+  }
+}
+
+const currentOf = (versions: StoredDocumentVersion[], item: DocumentItem) =>
+  versions.find((v) => v.item === item && v.isCurrent) ?? null;
+
+/**
+ * A student's upload of one checklist item: the file is received, checked and stored first
+ * (upload.ts), then the version and its history event are written in one transaction. A failure
+ * before the transaction commits leaves at most a stored file without a row, which nothing serves
+ * and the orphan sweep removes.
+ */
+export async function uploadDocument(
+  ctx: DocumentContext,
+  user: SessionUser,
+  upload: UploadRequest,
+): Promise<StoredDocumentVersion> {
+  const { indexNumber, item } = upload;
+  if (user.role === "admin") {
+    throw forbidden(
+      "Students upload their own documents. To record a paper copy, mark the item as received on the submission.",
+    );
+  }
+  if (!canUploadDocument(user, indexNumber)) throw forbidden();
+  const submission = await findDocumentChecklist(ctx.db, indexNumber);
+  if (!submission) throw notFound(NO_SUBMISSION);
+
+  const maxBytes = maxBytesFor(item, ctx.config);
+  const file = await upload.openFile(maxBytes);
+  const fileName = displayFileName(file.clientName);
+  const versions = await listDocumentVersions(ctx.db, submission.submissionId);
+  refuseBeforeReading(submission, currentOf(versions, item), item, fileName);
+
+  const received = await receiveDocument({
+    source: file.stream,
+    fileName,
+    item,
+    maxBytes,
+    storage: ctx.storage,
+    scanner: ctx.scanner,
+    onInfected: (signature, sha256) =>
+      recordAudit(ctx.db, {
+        event: "upload.infected",
+        actorUserId: user.id,
+        subject: user.email,
+        ip: upload.ip,
+        details: { indexNumber, item, fileName, signature, sha256 },
+      }),
+  });
+
+  const at = nowIso();
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    await lockSubmission(trx, submission.submissionId);
+    // The school may have decided while the file streamed in.
+    const now = await findDocumentChecklistById(trx, submission.submissionId);
+    if (!now) throw notFound(NO_SUBMISSION);
+    refuseBeforeReading(
+      now,
+      currentOf(await listDocumentVersions(trx, now.submissionId), item),
+      item,
+      fileName,
+    );
+    const versionId = await insertCurrentVersion(trx, {
+      submissionId: now.submissionId,
+      item,
+      fileName,
+      sizeBytes: received.sizeBytes,
+      sha256: received.sha256,
+      pageCount: received.pageCount,
+      hasJavaScript: received.hasJavaScript,
+      hasEmbeddedFiles: received.hasEmbeddedFiles,
+      uploadedBy: user.id,
+      uploadedAt: at,
+    });
+    await insertSubmissionEvents(trx, [
+      {
+        submissionId: now.submissionId,
+        actorUserId: user.id,
+        at,
+        field: `upload.${item}`,
+        from: null,
+        to: fileName,
+        kind: "upload",
+        confirmedOutOfOrder: false,
+      },
+    ]);
+    return versionId;
+  });
+  const saved = await findDocumentVersion(ctx.db, id);
+  if (!saved) throw notFound(NO_DOCUMENT);
+  return saved;
+}
+
+/** The bytes of one version, for its student or an administrator. */
+export async function openDocumentFile(
+  ctx: Pick<DocumentContext, "db" | "storage">,
+  user: SessionUser,
+  id: number,
+  log: { error(details: object, message: string): void },
+): Promise<{ version: StoredDocumentVersion; stream: Readable; size: number }> {
+  const version = await findDocumentVersion(ctx.db, id);
+  // Another student's id gets the answer a missing id gets, so ids reveal nothing.
+  if (!version || !canReadDocument(user, version)) throw notFound(NO_DOCUMENT);
+  try {
+    const { stream, size } = await ctx.storage.read(version.sha256);
+    return { version, stream, size };
+  } catch (error) {
+    if (error instanceof FileMissingError) {
+      log.error(
+        { documentId: version.id, sha256: version.sha256, storage: ctx.storage.kind },
+        "a document's stored file is missing",
+      );
+      throw notFound("The file is missing from the store; ask the school.");
+    }
+    throw error;
+  }
+}
+
+export const noFileAttached = () =>
+  validationError("file", "Attach the PDF as a form upload named file.");
