@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { SESSION_LIMITS } from "../auth/session.js";
 import { nowIso, type Db } from "../db/database.js";
+import { sweepOrphanFiles } from "../documents/sweep.js";
 import { CODE_TTL_MS } from "./codes.js";
 
 /**
@@ -62,7 +63,10 @@ export async function sweepExpiredSecrets(db: Db, now: Date = new Date()): Promi
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Sweeps when the app is ready and every hour after, with the other background work (config.mailWorker). */
+/**
+ * Sweeps when the app is ready and every hour after, with the other background work
+ * (config.mailWorker): expired secrets, and stored document files no version refers to.
+ */
 export const housekeeping = fp(
   async (app: FastifyInstance) => {
     if (!app.config.mailWorker) return;
@@ -74,6 +78,14 @@ export const housekeeping = fp(
           app.log.info({ report }, "expired secrets removed");
       } catch (error) {
         app.log.error({ err: error }, "housekeeping sweep failed");
+      }
+      // Apart: a file store that cannot be reached must not hold up the secrets' sweep.
+      try {
+        const files = await sweepOrphanFiles(app.db, app.storage);
+        if (files.files + files.stagingFiles > 0)
+          app.log.info({ report: files }, "orphaned document files removed");
+      } catch (error) {
+        app.log.error({ err: error }, "orphaned document files sweep failed");
       }
     };
     app.addHook("onReady", async () => {
