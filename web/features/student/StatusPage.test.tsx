@@ -3,6 +3,7 @@ import { screen, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { json, mockServer, renderRoutes, student, type FetchCall } from "../../test/render.js";
 import { StatusPage } from "./StatusPage.js";
+import { documentsResponse, documentVersion } from "./test/documents-fixtures.js";
 
 // fetch is replaced in every test: the server is outside the component's control here.
 afterEach(() => vi.unstubAllGlobals());
@@ -44,6 +45,7 @@ function renderStatus() {
 }
 
 const isTimeline = (call: FetchCall) => call.url.endsWith("/timeline");
+const isDocuments = (call: FetchCall) => call.url.endsWith("/documents");
 
 describe("StatusPage", () => {
   it("says 'Loading submission details...' while the status is on its way", async () => {
@@ -51,19 +53,23 @@ describe("StatusPage", () => {
     renderStatus();
     expect(screen.getByRole("heading", { name: "Progress of Submission" })).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("Loading submission details...");
+    // The documents are asked for alongside the status, not after it.
     await vi.waitFor(() =>
-      expect(server.calls.map((c) => c.url)).toContain("/submissions/PG1234567"),
+      expect(server.calls.map((c) => c.url)).toEqual(
+        expect.arrayContaining(["/submissions/PG1234567", "/submissions/PG1234567/documents"]),
+      ),
     );
   });
 
   it("shows the plain sentence, the stepper with both examiners, and the eight status lines", async () => {
-    mockServer((call) =>
-      isTimeline(call)
+    mockServer((call) => {
+      if (isDocuments(call)) return json(200, documentsResponse());
+      return isTimeline(call)
         ? json(200, {
             items: [{ at: "2025-03-14T09:00:00.000Z", label: "External examiner: Awaiting" }],
           })
-        : json(200, { data: submission }),
-    );
+        : json(200, { data: submission });
+    });
     renderStatus();
     expect(
       await screen.findByText(
@@ -98,26 +104,58 @@ describe("StatusPage", () => {
     expect(within(lines).getByText("Initial Submission")).toBeInTheDocument();
   });
 
-  it("ticks received documents with their date and marks the missing ones", async () => {
-    mockServer((call) =>
-      isTimeline(call) ? json(200, { items: [] }) : json(200, { data: submission }),
-    );
+  it("shows 'Your documents' from the documents endpoint, one row per item with its state", async () => {
+    const server = mockServer((call) => {
+      if (isDocuments(call)) {
+        return json(
+          200,
+          documentsResponse({
+            thesis: {
+              state: "accepted",
+              receivedOn: "2025-03-12",
+              canUpload: false,
+              current: documentVersion("thesis", { reviewState: "accepted" }),
+            },
+            financialClearance: {
+              state: "returned",
+              current: documentVersion("financialClearance", {
+                reviewState: "returned",
+                returnReason: "The clearance is not stamped.",
+              }),
+            },
+          }),
+        );
+      }
+      return isTimeline(call) ? json(200, { items: [] }) : json(200, { data: submission });
+    });
     renderStatus();
-    const checklist = await screen.findByRole("region", { name: "Your documents" });
-    expect(checklist).toHaveTextContent("1 of 5 still to hand in");
-    const items = within(checklist).getAllByRole("listitem");
-    expect(items[0]).toHaveTextContent("Thesis");
-    expect(items[0]).toHaveTextContent("Received 12 March 2025");
-    expect(items[4]).toHaveTextContent("Financial Clearance");
-    expect(items[4]).toHaveTextContent("Missing");
+    const documents = await screen.findByRole("region", { name: "Your documents" });
+    const thesis = await within(documents).findByRole("listitem", { name: "Thesis" });
+    expect(thesis).toHaveTextContent("Accepted on 12 March 2025");
+    const clearance = within(documents).getByRole("listitem", { name: "Financial Clearance" });
+    expect(clearance).toHaveTextContent("Returned");
+    expect(clearance).toHaveTextContent("The clearance is not stamped.");
+    expect(
+      within(documents)
+        .getAllByRole("heading", { level: 3 })
+        .map((heading) => heading.textContent),
+    ).toEqual([
+      "Thesis",
+      "Turnitin report",
+      "Supervisor form",
+      "Statement of Result",
+      "Financial Clearance",
+    ]);
+    expect(server.calls.map((c) => c.url)).toContain("/submissions/PG1234567/documents");
   });
 
   it("still shows the progress, without dates, when the timeline cannot be loaded", async () => {
-    mockServer((call) =>
-      isTimeline(call)
+    mockServer((call) => {
+      if (isDocuments(call)) return json(200, documentsResponse());
+      return isTimeline(call)
         ? json(500, { success: false, code: "internal", message: "x" })
-        : json(200, { data: submission }),
-    );
+        : json(200, { data: submission });
+    });
     renderStatus();
     expect(
       await screen.findByText(
@@ -150,6 +188,7 @@ describe("StatusPage", () => {
     let fail = true;
     const server = mockServer((call) => {
       if (isTimeline(call)) return json(200, { items: [] });
+      if (isDocuments(call)) return json(200, documentsResponse());
       return fail
         ? json(500, { success: false, code: "internal", message: "Internal Server Error" })
         : json(200, { data: submission });

@@ -6,9 +6,10 @@ import { STAGE_GUIDE } from "../../lib/stage-guide.js";
 import { useMe } from "../../lib/session.js";
 import { useSubmissionStatus } from "./api/submission-status.js";
 import { useTimeline } from "./api/timeline.js";
+import { useSubmissionDocuments } from "./api/submission-documents.js";
+import { DocumentsSection } from "./documents/DocumentsSection.js";
 import { ProgressTracker } from "./ProgressTracker.js";
 import { toProgress, type SubmissionStatus } from "./progress.js";
-import { formatDate } from "../../lib/format.js";
 import { FactList } from "../../components/ui/FactList.js";
 
 const LOADING = "Loading submission details...";
@@ -19,6 +20,8 @@ export function StatusPage() {
   const status = useSubmissionStatus(indexNumber);
   // Fetched alongside the status; when it fails the stepper simply has no dates.
   const timeline = useTimeline(indexNumber);
+  // Asked for at once rather than after the status arrives; "Your documents" reads the same query.
+  useSubmissionDocuments(indexNumber);
 
   let content;
   if (me.isPending) {
@@ -38,7 +41,13 @@ export function StatusPage() {
         />
       );
   } else {
-    content = <SubmissionView submission={status.data} timeline={timeline.data ?? []} />;
+    content = (
+      <SubmissionView
+        indexNumber={indexNumber}
+        submission={status.data}
+        timeline={timeline.data ?? []}
+      />
+    );
   }
 
   return (
@@ -75,9 +84,12 @@ function NoSubmission({ indexNumber }: { indexNumber: string | null }) {
 }
 
 function SubmissionView({
+  indexNumber,
   submission,
   timeline,
 }: {
+  /** The signed-in student's, as the status was asked for (the same documents query). */
+  indexNumber: string;
   submission: SubmissionStatus;
   timeline: { at: string; label: string }[];
 }) {
@@ -112,7 +124,7 @@ function SubmissionView({
         <ProgressTracker progress={progress} />
       </section>
 
-      <DocumentChecklist documents={submission.documents} />
+      <DocumentsSection indexNumber={indexNumber} />
 
       <div className="status__facts">
         <section className="card" aria-labelledby="details-title">
@@ -153,44 +165,5 @@ function SubmissionView({
         </p>
       </section>
     </>
-  );
-}
-
-/** Received items ticked with their date; missing items said plainly, with what to do. */
-function DocumentChecklist({ documents }: { documents: SubmissionStatus["documents"] }) {
-  const missing = documents.filter((d) => !d.submitted);
-  return (
-    <section className="card status__documents" aria-labelledby="documents-title">
-      <h2 id="documents-title">Your documents</h2>
-      <p className="muted">
-        {missing.length === 0
-          ? "The School has received all five documents."
-          : `${missing.length} of ${documents.length} still to hand in. Bring them to the School of Graduate Studies office.`}
-      </p>
-      <ul className="checklist">
-        {documents.map((d) => (
-          <li
-            key={d.item}
-            className={
-              d.submitted
-                ? "checklist__item checklist__item--done"
-                : "checklist__item checklist__item--missing"
-            }
-          >
-            <span className="checklist__mark" aria-hidden="true">
-              {d.submitted ? "✓" : "!"}
-            </span>
-            <span className="checklist__label">{d.label}</span>
-            <span className="checklist__state">
-              {d.submitted
-                ? d.receivedOn
-                  ? `Received ${formatDate(d.receivedOn)}`
-                  : "Received"
-                : "Missing"}
-            </span>
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }
