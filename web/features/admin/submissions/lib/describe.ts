@@ -40,14 +40,57 @@ function documentValueLabel(value: string | null): string {
   return `received ${formatDate(value)}`;
 }
 
-export function describeEvent(event: Pick<SubmissionEvent, "field" | "from" | "to">): string {
+/** Fields only the student's side changes, so the edit form has no label for them. */
+const OTHER_FIELD_LABELS: Record<string, string> = {
+  thesisTitle: "Thesis title",
+  thesisAbstract: "Thesis abstract",
+};
+
+function documentLabelIn(field: string, prefix: string): string {
+  const item = field.slice(prefix.length) as DocumentItem;
+  return DOCUMENT_LABELS[item] ?? item;
+}
+
+/**
+ * Uploads and review decisions are recorded as `upload.<item>` (to: the file's name) and
+ * `review.<item>` with kind "accept" (to: the file's name) or "return" (to: the reason).
+ */
+function describeDocumentEvent(
+  event: Pick<SubmissionEvent, "field" | "to" | "kind">,
+): string | null {
+  if (event.field.startsWith("upload.")) {
+    const label = documentLabelIn(event.field, "upload.");
+    return event.to ? `${label} uploaded: ${event.to}` : `${label} uploaded`;
+  }
+  if (event.field.startsWith("review.")) {
+    const label = documentLabelIn(event.field, "review.");
+    if (event.kind === "accept") {
+      return event.to ? `${label} accepted: ${event.to}` : `${label} accepted`;
+    }
+    if (event.kind === "return") {
+      return event.to
+        ? `${label} returned to the student: “${event.to}”`
+        : `${label} returned to the student`;
+    }
+    return `${label} reviewed`;
+  }
+  return null;
+}
+
+export function describeEvent(
+  event: Pick<SubmissionEvent, "field" | "from" | "to" | "kind">,
+): string {
   if (isWorkflowField(event.field)) return describeWorkflowMove(event.field, event.from, event.to);
   if (event.field.startsWith("documents.")) {
-    const item = event.field.slice("documents.".length) as DocumentItem;
-    const label = DOCUMENT_LABELS[item] ?? item;
+    const label = documentLabelIn(event.field, "documents.");
     return `${label}: ${documentValueLabel(event.to)}`;
   }
-  const label = FIELD_LABELS[event.field as keyof typeof FIELD_LABELS] ?? event.field;
+  const documentEvent = describeDocumentEvent(event);
+  if (documentEvent) return documentEvent;
+  const label =
+    FIELD_LABELS[event.field as keyof typeof FIELD_LABELS] ??
+    OTHER_FIELD_LABELS[event.field] ??
+    event.field;
   if (event.to === null) return `${label} cleared`;
   if (event.from === null) return `${label} set to ${event.to}`;
   return `${label}: ${event.from} → ${event.to}`;
@@ -61,6 +104,9 @@ const KIND_LABELS: Record<string, string> = {
   edit: "Edited",
   bulk: "Bulk update",
   import: "Import",
+  upload: "Upload",
+  accept: "Accepted",
+  return: "Returned",
 };
 
 export function eventKindLabel(kind: string): string {
