@@ -74,7 +74,6 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         .header("content-type", "application/zip")
         .header("content-disposition", `attachment; filename="${zip.fileName}"`)
         .header("cache-control", "private, no-store")
-        .header("x-content-type-options", "nosniff")
         .send(zip.stream);
     },
   );
