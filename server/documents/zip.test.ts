@@ -128,6 +128,7 @@ describe.each(backends)(
         'attachment; filename="PG-1234-25-documents.zip"',
       );
       expect(res.headers["cache-control"]).toBe("private, no-store");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
 
       const zip = await JSZip.loadAsync(res.rawPayload);
       const names = Object.keys(zip.files);
