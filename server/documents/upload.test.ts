@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
+import { Readable } from "node:stream";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentVersion, SubmissionDocumentsResponse } from "../../common/documents.js";
 import type { DocumentItem } from "../../common/workflow.js";
+import { createStorage, parseStorageUrl } from "../files/storage.js";
 import { startClamd, EICAR_SIGNATURE } from "../testing/clamd.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import {
@@ -28,6 +30,7 @@ import {
   type DocumentsTestApp,
   type TestStore,
 } from "../testing/uploads.js";
+import { receiveDocument } from "./upload.js";
 
 const MB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -695,6 +698,36 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
 });
 
 describe("upload staging", () => {
+  it("leaves no staging file when a file is refused before its staging file is even open", async () => {
+    const stagingDir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-staging-race-"));
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "ets-files-race-"));
+    const storage = createStorage(parseStorageUrl(`file:${root}`), { stagingDir });
+    try {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const refusal = await receiveDocument({
+          // Every chunk passes the limit, so the stream fails at once, racing the file's opening.
+          source: new Readable({
+            read() {
+              this.push(Buffer.alloc(64 * 1024, 0x25));
+            },
+          }),
+          fileName: "big.pdf",
+          item: "turnitinReport",
+          maxBytes: 1024,
+          storage,
+          scanner: null,
+          onInfected: async () => undefined,
+        }).catch((error: unknown) => error);
+        expect(refusal).toMatchObject({ statusCode: 413, details: { reason: "too_large" } });
+        expect(stagingFiles(stagingDir)).toEqual([]);
+      }
+    } finally {
+      await storage.close();
+      fs.rmSync(stagingDir, { recursive: true, force: true });
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("writes under the store's staging folder with a name of its own, never the client's", async () => {
     const store = await startStore("file");
     const t = await createDocumentsTestApp(store.url);

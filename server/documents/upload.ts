@@ -128,7 +128,15 @@ async function stage(
   maxBytes: number,
 ): Promise<{ sha256: string; sizeBytes: number }> {
   const measure = new Measure(maxBytes);
-  await pipeline(source, measure, fs.createWriteStream(stagingPath, { flags: "wx" }));
+  const out = fs.createWriteStream(stagingPath, { flags: "wx" });
+  const closed = new Promise<void>((resolve) => out.once("close", () => resolve()));
+  try {
+    await pipeline(source, measure, out);
+  } finally {
+    // A failure can come before the file is even open; the stream still opens it, then closes
+    // it. Wait for that, or the caller's cleanup would run first and the file would stay.
+    if (!out.closed) await closed;
+  }
   return { sha256: measure.hash.digest("hex"), sizeBytes: measure.size };
 }
 
