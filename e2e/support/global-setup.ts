@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { startClamd } from "../../server/testing/clamd.js";
 import { startSmtpPeer } from "../../server/testing/smtp-peer.js";
 import { resolveFromRoot } from "../../server/paths.js";
 import { writeState } from "./state.js";
@@ -9,9 +10,11 @@ import { writeState } from "./state.js";
 export const E2E_PORT = 3900;
 
 /**
- * Starts the real server (built, on a fresh SQLite file with the sample data) as one process, and
- * a real SMTP peer that writes every received mail into a folder the tests read. Returns the
- * teardown, which stops both; the server is stopped by its PID.
+ * Starts the real server (built, on a fresh SQLite file with the sample data) as one process, a
+ * real SMTP peer that writes every received mail into a folder the tests read, and a real clamd
+ * that scans every upload. Uploaded files go to the run's temporary folder, never to the
+ * repository's ./data. Returns the teardown, which stops all three; the server is stopped by its
+ * PID.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const entry = resolveFromRoot("dist", "server", "server.js");
@@ -37,45 +40,71 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     },
   });
 
-  const admin = { email: "registrar@sgs.test", password: "e2e-admin-passcode" };
-  const contactEmail = "sgs-office@sgs.test";
-  const baseUrl = `http://127.0.0.1:${E2E_PORT}`;
-  const server = spawn(process.execPath, [entry], {
-    cwd: resolveFromRoot(),
-    env: {
-      NODE_ENV: "test",
-      PORT: String(E2E_PORT),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: baseUrl,
-      DATABASE_URL: `sqlite:${path.join(work, "ets.sqlite")}`,
-      SMTP_URL: smtp.url,
-      MAIL_FROM: "ETS Tracking <no-reply@sgs.test>",
-      ETS_CONTACT_EMAIL: contactEmail,
-      ETS_ADMIN_EMAIL: admin.email,
-      ETS_ADMIN_PASSWORD: admin.password,
-      ETS_SAMPLE_DATA: "on",
-      LOG_LEVEL: "warn",
-      ...E2E_SERVER_ENV,
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (!server.pid) throw new Error("Could not start the server for the browser tests");
-
-  await waitForHealth(`${baseUrl}/api/health`, server);
-  writeState({ baseUrl, mailDir, serverPid: server.pid, smtpPort: smtp.port, admin, contactEmail });
-
-  return async () => {
-    await new Promise<void>((resolve) => {
-      if (server.exitCode !== null) return resolve();
-      server.once("exit", () => resolve());
-      process.kill(server.pid!, "SIGTERM");
-      setTimeout(() => {
-        if (server.exitCode === null) process.kill(server.pid!, "SIGKILL");
-      }, 5000).unref();
-    });
+  // Whatever started is stopped again if a later step fails: Playwright runs no teardown then.
+  let clamd: Awaited<ReturnType<typeof startClamd>> | null = null;
+  let server: ChildProcess | null = null;
+  const stopAll = async () => {
+    if (server) await stopServer(server);
     await smtp.stop();
+    await clamd?.stop();
     fs.rmSync(work, { recursive: true, force: true });
   };
+
+  try {
+    clamd = await startClamd();
+    const admin = { email: "registrar@sgs.test", password: "e2e-admin-passcode" };
+    const contactEmail = "sgs-office@sgs.test";
+    const baseUrl = `http://127.0.0.1:${E2E_PORT}`;
+    server = spawn(process.execPath, [entry], {
+      cwd: resolveFromRoot(),
+      env: {
+        NODE_ENV: "test",
+        PORT: String(E2E_PORT),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: baseUrl,
+        DATABASE_URL: `sqlite:${path.join(work, "ets.sqlite")}`,
+        STORAGE_URL: `file:${path.join(work, "files")}`,
+        CLAMD_URL: clamd.url,
+        SMTP_URL: smtp.url,
+        MAIL_FROM: "ETS Tracking <no-reply@sgs.test>",
+        ETS_CONTACT_EMAIL: contactEmail,
+        ETS_ADMIN_EMAIL: admin.email,
+        ETS_ADMIN_PASSWORD: admin.password,
+        ETS_SAMPLE_DATA: "on",
+        LOG_LEVEL: "warn",
+        ...E2E_SERVER_ENV,
+      },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    if (!server.pid) throw new Error("Could not start the server for the browser tests");
+
+    await waitForHealth(`${baseUrl}/api/health`, server);
+    writeState({
+      baseUrl,
+      mailDir,
+      serverPid: server.pid,
+      smtpPort: smtp.port,
+      admin,
+      contactEmail,
+    });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return stopAll;
+}
+
+function stopServer(server: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const pid = server.pid;
+    if (server.exitCode !== null || server.signalCode !== null || pid === undefined)
+      return resolve();
+    server.once("exit", () => resolve());
+    process.kill(pid, "SIGTERM");
+    setTimeout(() => {
+      if (server.exitCode === null && server.signalCode === null) process.kill(pid, "SIGKILL");
+    }, 5000).unref();
+  });
 }
 
 /**
@@ -86,7 +115,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 // contact messages in a few minutes), all from 127.0.0.1, so the strict per-address defaults of
 // server/config.ts (10 sign-ins a minute, 5 sign-ups per 15 minutes...) would refuse most of the
 // suite. Per-account failures before back-off stay low enough to matter but above the few wrong
-// passwords the suite types on purpose.
+// passwords the suite types on purpose. Uploads are counted per account, and the documents journey
+// sends several files from one account in a minute or two, refusals included; the limit itself is
+// proven by the API tests.
 const E2E_SERVER_ENV: Record<string, string> = {
   RATE_LIMIT_SIGN_IN: "100000",
   RATE_LIMIT_SIGN_UP: "100000",
@@ -94,9 +125,10 @@ const E2E_SERVER_ENV: Record<string, string> = {
   RATE_LIMIT_ACCOUNT_CODES: "1000",
   RATE_LIMIT_CONTACT: "100000",
   RATE_LIMIT_ACCOUNT_FAILURES: "100",
+  RATE_LIMIT_UPLOADS: "100000",
 };
 
-async function waitForHealth(url: string, server: ReturnType<typeof spawn>): Promise<void> {
+async function waitForHealth(url: string, server: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null)
