@@ -129,6 +129,8 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/documents/:id/file",
     {
+      // A HEAD would read the whole stored file only to throw it away.
+      exposeHeadRoute: false,
       preHandler: requireUser,
       schema: {
         tags: ["documents"],

@@ -80,6 +80,15 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
     await store?.stop();
   });
 
+  let port: number | null = null;
+  /** The app on a real HTTP port, for the tests that need a socket of their own. */
+  async function listening(): Promise<number> {
+    if (port === null) {
+      port = Number(new URL(await t.app.listen({ port: 0, host: "127.0.0.1" })).port);
+    }
+    return port;
+  }
+
   let count = 0;
   /** A submission and its signed-in student, fresh for each test. */
   async function studentWithSubmission(): Promise<{ student: TestUser; indexNumber: string }> {
@@ -645,6 +654,53 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
     expect(json.json()).toMatchObject({ fields: [{ field: "file" }] });
   });
 
+  it("answers 413 while a too-large upload is still arriving, and closes the connection", async () => {
+    const { student, indexNumber } = await studentWithSubmission();
+    const before = await storedKeys(t.storage);
+    const body = multipartBody([
+      {
+        name: "file",
+        fileName: "huge-form.pdf",
+        contentType: "application/pdf",
+        content: Buffer.concat([validPdf(), Buffer.alloc(5 * MB, 0x20)]),
+      },
+    ]);
+    const socket = net.connect({ port: await listening(), host: "127.0.0.1" });
+    socket.on("error", () => {});
+    let response = "";
+    socket.on("data", (data: Buffer) => {
+      response += data.toString("latin1");
+    });
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.write(
+      [
+        `POST /api/submissions/${indexNumber}/documents/supervisorForm HTTP/1.1`,
+        `Host: 127.0.0.1`,
+        `Origin: ${student.headers.origin}`,
+        `Cookie: ${student.headers.cookie}`,
+        `Content-Type: ${body.contentType}`,
+        `Content-Length: ${body.payload.length}`,
+        "",
+        "",
+      ].join("\r\n"),
+    );
+    // Only 1.5 MB of the 5 MB ever goes out: the answer must not wait for the rest.
+    socket.write(body.payload.subarray(0, 1.5 * MB));
+    await Promise.race([
+      closed,
+      new Promise((_resolve, reject) =>
+        setTimeout(() => reject(new Error("the server waited for the rest of the body")), 15_000),
+      ),
+    ]);
+    const [head = "", json = ""] = response.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head.toLowerCase()).toContain("connection: close");
+    expect(JSON.parse(json)).toMatchObject({ code: "payload_too_large", reason: "too_large" });
+    await waitFor(() => stagingFiles(t.stagingDir).length === 0, "the staging file to go");
+    expect(await rowsOf(indexNumber)).toEqual([]);
+    expect(await storedKeys(t.storage)).toEqual(before);
+  });
+
   it("leaves no staging file and no row when the client disconnects halfway", async () => {
     const { student, indexNumber } = await studentWithSubmission();
     const before = await storedKeys(t.storage);
@@ -656,9 +712,8 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
         content: Buffer.concat([validPdf({ pages: 9 }), Buffer.alloc(600 * 1024, 0x20)]),
       },
     ]);
-    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
-    const { port } = new URL(address);
-    const socket = net.connect({ port: Number(port), host: "127.0.0.1" });
+    const port = await listening();
+    const socket = net.connect({ port, host: "127.0.0.1" });
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", resolve);
       socket.once("error", reject);
