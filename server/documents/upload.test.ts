@@ -414,6 +414,28 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
     ]);
   });
 
+  it("numbers simultaneous uploads of one item one after the other, with one current", async () => {
+    const { student, indexNumber } = await studentWithSubmission();
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((pages) =>
+        uploadDocumentFile(
+          t.app,
+          student.headers,
+          indexNumber,
+          "statementOfResult",
+          `result-${pages}.pdf`,
+          validPdf({ pages: pages + 20 }),
+        ),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    const rows = await rowsOf(indexNumber);
+    expect(rows.map((r) => r.version).sort()).toEqual([1, 2, 3, 4]);
+    expect(rows.filter((r) => r.is_current === 1)).toHaveLength(1);
+    expect(rows.find((r) => r.is_current === 1)?.version).toBe(4);
+    expect(rows.filter((r) => r.review_state === "superseded")).toHaveLength(3);
+  });
+
   it("keeps a returned version returned when the student uploads the next one", async () => {
     const { student, indexNumber } = await studentWithSubmission();
     const first = await uploadDocumentFile(
