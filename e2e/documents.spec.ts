@@ -1,13 +1,22 @@
 import fs from "node:fs";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import {
+  expect,
+  test,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 import { pngRenamedAsPdf, validPdf, writeLargePdf } from "../server/testing/pdf-fixtures.js";
 import { expectAccessible } from "./support/axe.js";
+import { tabTo } from "./support/keyboard.js";
 import { factValue } from "./support/lines.js";
 import { waitForMail } from "./support/mail.js";
 import {
   adminApi,
   baseUrl,
   createSubmission,
+  scrollWidth,
   signInAsAdmin,
   signInAsNewStudent,
   unique,
@@ -45,8 +54,13 @@ async function newSubmission(tag: string) {
 }
 
 /** A second browser, signed in as the new student of `indexNumber`. */
-async function studentBrowser(browser: Browser, indexNumber: string, tag: string) {
-  const context = await browser.newContext();
+async function studentBrowser(
+  browser: Browser,
+  indexNumber: string,
+  tag: string,
+  options: BrowserContextOptions = {},
+) {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   const email = await signInAsNewStudent(page, indexNumber, tag);
   return { context, page, email };
@@ -302,24 +316,32 @@ test("a student uploads the thesis with its title and abstract and the Turnitin 
   }
 });
 
-test("a file that is not a PDF is refused in its row, naming the file; another student cannot read a document", async ({
+test("on a 360 px phone a file that is not a PDF is refused in its row, naming the file, and a PDF chosen with the keyboard goes through; another student cannot read it", async ({
   browser,
   playwright,
 }) => {
   const mine = await newSubmission("Owner");
   const theirs = await newSubmission("Other");
-  const owner = await studentBrowser(browser, mine.indexNumber, "owner");
+  const owner = await studentBrowser(browser, mine.indexNumber, "owner", {
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const other = await studentBrowser(browser, theirs.indexNumber, "other");
   try {
     await owner.page.goto("/dashboard/status");
     const form = studentRow(owner.page, "Supervisor form");
     await expect(rowChip(form)).toHaveText("To upload");
+    const input = form.getByLabel("Choose a PDF for the Supervisor form");
+    const button = form.locator("label.dropzone__button");
+    // A target a thumb can hit.
+    expect((await button.boundingBox())?.height).toBeGreaterThanOrEqual(44);
 
     // A photo renamed .pdf passes the browser's check on the name; the server reads the bytes.
     const answered = owner.page.waitForResponse(
       (r) => r.request().method() === "POST" && r.url().endsWith("/documents/supervisorForm"),
     );
-    await form.getByLabel("Choose a PDF for the Supervisor form").setInputFiles({
+    await input.setInputFiles({
       name: "supervisor-form.pdf",
       mimeType: "application/pdf",
       buffer: pngRenamedAsPdf(),
@@ -332,17 +354,27 @@ test("a file that is not a PDF is refused in its row, naming the file; another s
     await expect(rowChip(form)).toHaveText("To upload");
     // A refused file is not worth sending again as it is.
     await expect(alert.getByRole("button", { name: /Try again/ })).toHaveCount(0);
-    await expect(form.getByLabel("Choose a PDF for the Supervisor form")).toBeEnabled();
+    await expect(input).toBeEnabled();
+    expect(await scrollWidth(owner.page)).toBeLessThanOrEqual(360);
     await expectAccessible(owner.page);
 
-    // A real PDF then goes through.
-    await form.getByLabel("Choose a PDF for the Supervisor form").setInputFiles({
+    // A real PDF, chosen with the keyboard: Tab reaches the input (its focus shows on the
+    // button), Space opens the file chooser.
+    await tabTo(owner.page, input);
+    await expect(button).toHaveCSS("outline-style", "solid");
+    const chooser = owner.page.waitForEvent("filechooser");
+    await owner.page.keyboard.press("Space");
+    await (
+      await chooser
+    ).setFiles({
       name: "supervisor-form.pdf",
       mimeType: "application/pdf",
       buffer: validPdf(),
     });
     await expect(rowChip(form)).toHaveText("With the school");
     await expect(form.getByRole("alert")).toHaveCount(0);
+    await expect(form).toContainText("Version 1");
+    expect(await scrollWidth(owner.page)).toBeLessThanOrEqual(360);
 
     const listed = await owner.page.request.get(
       `/api/submissions/${encodeURIComponent(mine.indexNumber)}/documents`,

@@ -1,5 +1,6 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { factValue } from "./support/lines.js";
+import { tabTo } from "./support/keyboard.js";
 import { readState } from "./support/state.js";
 import { sampleRecords } from "./support/app.js";
 
@@ -8,15 +9,6 @@ import { sampleRecords } from "./support/app.js";
  * the arrow keys, open the details with Enter and close them with Escape. No clicks, no fill().
  * Reads the "Wiredu" sample rows (no test changes them).
  */
-
-/** Presses Tab until the target has focus, failing after `max` presses. */
-async function tabTo(page: Page, target: Locator, max = 40): Promise<void> {
-  for (let i = 0; i < max; i += 1) {
-    await page.keyboard.press("Tab");
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-  }
-  throw new Error(`Tab never reached ${target.toString()} in ${max} presses`);
-}
 
 test("an administrator logs in, searches and opens a submission with the keyboard alone", async ({
   page,
