@@ -6,6 +6,8 @@
 // Options: --rows N (default 100000), --postgres URL (default TEST_DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database there),
 // --sqlite-only, --no-write (print only).
+//
+// `npm run bench -- upload` runs the upload benchmark instead (scripts/bench-upload.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +29,8 @@ import { resolveFromRoot } from "../server/paths.js";
 import { insertSubmissions } from "../server/submissions/repository.js";
 import { searchSubmissions } from "../server/submissions/service.js";
 import { generateSampleSubmissions } from "./sample-data-generator.js";
+import { writeBenchSection } from "./bench-report.js";
+import { benchUpload } from "./bench-upload.js";
 
 interface Options {
   rows: number;
@@ -300,22 +304,6 @@ function table(results: { name: string; loadSeconds: number; figures: Figures[] 
   return lines.join("\n");
 }
 
-const START = "<!-- bench:search:start -->";
-const END = "<!-- bench:search:end -->";
-
-function writeSection(body: string): void {
-  const file = resolveFromRoot("docs", "benchmarks.md");
-  const section = `${START}\n${body}\n${END}`;
-  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const next =
-    existing.includes(START) && existing.includes(END)
-      ? existing.slice(0, existing.indexOf(START)) +
-        section +
-        existing.slice(existing.indexOf(END) + END.length)
-      : `${existing.trimEnd()}\n\n${section}\n`;
-  fs.writeFileSync(file, next);
-}
-
 function loadAverage(): string {
   return os
     .loadavg()
@@ -324,7 +312,7 @@ function loadAverage(): string {
 }
 
 async function main(): Promise<void> {
-  const options = readOptions(process.argv.slice(2));
+  const options = readOptions(argv);
   const now = new Date();
   const benchStarted = performance.now();
   const loadAtStart = loadAverage();
@@ -357,7 +345,8 @@ async function main(): Promise<void> {
 
   if (options.write) {
     const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-    writeSection(
+    writeBenchSection(
+      "search",
       [
         `Measured ${now.toISOString().slice(0, 10)} by \`npm run bench\` on ${cpu} (${os.cpus().length} cores), Node ${process.version};`,
         `load average at the start ${loadAtStart} and at the end ${loadAverage()} (other work on the machine inflates the tail figures);`,
@@ -379,7 +368,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+const argv = process.argv.slice(2);
+(argv[0] === "upload" ? benchUpload(argv.slice(1)) : main()).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
