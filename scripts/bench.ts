@@ -25,7 +25,6 @@ import {
 } from "../common/workflow.js";
 import { readTestEnv } from "../server/config.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
-import { resolveFromRoot } from "../server/paths.js";
 import { insertSubmissions } from "../server/submissions/repository.js";
 import { searchSubmissions } from "../server/submissions/service.js";
 import { generateSampleSubmissions } from "./sample-data-generator.js";
