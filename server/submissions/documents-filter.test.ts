@@ -150,6 +150,33 @@ describe("the count chip", () => {
       "F Nothing": 0,
     });
   });
+
+  it("is the same on the single record and after an edit, as in the list", async () => {
+    const { items } = await list("q=B%20Waiting%20Two");
+    const id = items[0]?.id;
+    const read = await t.app.inject({
+      method: "GET",
+      url: `/api/admin/submissions/${id}`,
+      headers: admin.bearer,
+    });
+    expect(read.json().data.documentsToReview).toBe(2);
+    const edited = await t.app.inject({
+      method: "PATCH",
+      url: `/api/admin/submissions/${id}`,
+      headers: admin.bearer,
+      payload: { version: read.json().data.version, changes: { contact: "0244 000 000" } },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data.documentsToReview).toBe(2);
+    const stale = await t.app.inject({
+      method: "PATCH",
+      url: `/api/admin/submissions/${id}`,
+      headers: admin.bearer,
+      payload: { version: read.json().data.version, changes: { contact: "0244 111 111" } },
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().current.documentsToReview).toBe(2);
+  });
 });
 
 describe("the dashboard's document figures", () => {

@@ -7,15 +7,11 @@ import type {
 import type { StoredSubmissionEvent, SubmissionPage } from "./repository.js";
 
 /**
- * The one place that shapes submissions for the API. The single-record responses (create, read
- * for editing, edit, bulk) do not count the documents waiting for review and say 0: the list's
- * count chip comes from the list (presentSubmissionPage), the details panel reads the documents.
+ * The one place that shapes submissions for the API. `documentsToReview` (uploads whose current
+ * version waits for review) is counted by the caller for the rows it answers with
+ * (countDocumentsToReview), one query for a whole page.
  */
-export function presentSubmission(s: Submission): SubmissionDto {
-  return presentCountedSubmission(s, 0);
-}
-
-function presentCountedSubmission(s: Submission, documentsToReview: number): SubmissionDto {
+export function presentSubmission(s: Submission, documentsToReview: number): SubmissionDto {
   return {
     id: s.id,
     studentName: s.studentName,
@@ -51,7 +47,7 @@ export function presentSubmissionPage(
 ): SubmissionListResponse {
   return {
     items: result.items.map((s) =>
-      presentCountedSubmission(s, result.documentsToReview.get(s.id) ?? 0),
+      presentSubmission(s, result.documentsToReview.get(s.id) ?? 0),
     ),
     total: result.total,
     page,

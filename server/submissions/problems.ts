@@ -4,12 +4,12 @@ import type { ImportError, WorkflowMove } from "../../common/submissions-api.js"
 import { presentSubmission } from "./presenter.js";
 
 /** The feature's failures that carry more than a message: see AppError's `details`. */
-export function staleVersion(current: Submission): AppError {
+export function staleVersion(current: Submission, documentsToReview: number): AppError {
   return new AppError(
     "conflict",
     "Someone else saved this submission while you were editing it. Review their changes and try again.",
     [],
-    { current: presentSubmission(current) },
+    { current: presentSubmission(current, documentsToReview) },
   );
 }
 

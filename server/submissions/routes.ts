@@ -19,7 +19,7 @@ import { currentUser, requireAdmin, requireUser } from "../auth/plugin.js";
 import { canReadSubmission } from "../auth/policy.js";
 import { forbidden, notFound } from "../errors.js";
 import { presentEvent, presentSubmission, presentSubmissionPage } from "./presenter.js";
-import { findSubmissionByIndexNumber } from "./repository.js";
+import { countDocumentsToReview, findSubmissionByIndexNumber } from "./repository.js";
 import {
   bulkUpdateSubmissions,
   createSubmission,
@@ -108,7 +108,8 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const created = await createSubmission(app, currentUser(request), request.body);
-      return reply.code(201).send({ data: presentSubmission(created) });
+      // A new submission has no uploads yet.
+      return reply.code(201).send({ data: presentSubmission(created, 0) });
     },
   );
 
@@ -123,9 +124,11 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: submissionResponseSchema },
       },
     },
-    async (request) => ({
-      data: presentSubmission(await getSubmission(app.db, request.params.id)),
-    }),
+    async (request) => {
+      const submission = await getSubmission(app.db, request.params.id);
+      const toReview = await countDocumentsToReview(app.db, [submission.id]);
+      return { data: presentSubmission(submission, toReview.get(submission.id) ?? 0) };
+    },
   );
 
   app.patch(
@@ -150,7 +153,8 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.body,
       );
-      return { data: presentSubmission(saved) };
+      const toReview = await countDocumentsToReview(app.db, [saved.id]);
+      return { data: presentSubmission(saved, toReview.get(saved.id) ?? 0) };
     },
   );
 
@@ -186,7 +190,14 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const result = await bulkUpdateSubmissions(app, currentUser(request), request.body);
-      return { updated: result.updated, items: result.items.map(presentSubmission) };
+      const toReview = await countDocumentsToReview(
+        app.db,
+        result.items.map((s) => s.id),
+      );
+      return {
+        updated: result.updated,
+        items: result.items.map((s) => presentSubmission(s, toReview.get(s.id) ?? 0)),
+      };
     },
   );
 

@@ -25,6 +25,7 @@ import {
 } from "./changes.js";
 import { confirmationRequired, staleVersion } from "./problems.js";
 import {
+  countDocumentsToReview,
   findSubmissionById,
   findSubmissionByIndexNumber,
   findSubmissionsByIds,
@@ -103,6 +104,12 @@ export async function createSubmission(
   }
 }
 
+/** The stale-version conflict, carrying the record as it is now, its count chip included. */
+async function staleVersionOf(db: Executor, current: Submission) {
+  const toReview = await countDocumentsToReview(db, [current.id]);
+  return staleVersion(current, toReview.get(current.id) ?? 0);
+}
+
 /**
  * Edits a submission. Refuses a stale version (someone saved since the administrator loaded it)
  * and, unless confirmed, moves that skip or reverse the flow; in both cases nothing is written.
@@ -117,7 +124,7 @@ export async function updateSubmission(
   const at = nowIso();
   return ctx.db.transaction().execute(async (trx) => {
     const current = await getSubmission(trx, id);
-    if (current.version !== update.version) throw staleVersion(current);
+    if (current.version !== update.version) throw await staleVersionOf(trx, current);
     const before = fieldsOf(current);
     const after = applyChanges(before, update.changes);
     const changes = diffFields(before, after);
@@ -128,7 +135,7 @@ export async function updateSubmission(
 
     const saved = await updateSubmissionFields(trx, id, after, at, update.version);
     // Another transaction saved between our read and our write.
-    if (!saved) throw staleVersion(await getSubmission(trx, id));
+    if (!saved) throw await staleVersionOf(trx, await getSubmission(trx, id));
     await recordChanges(trx, ctx, saved, changes, "edit", admin.id, at, confirmed);
     return saved;
   });
