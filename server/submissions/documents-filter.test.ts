@@ -79,7 +79,7 @@ async function list(query: string) {
   });
   expect(res.statusCode).toBe(200);
   return res.json() as {
-    items: { studentName: string; documentsToReview: number }[];
+    items: { id: number; studentName: string; documentsToReview: number }[];
     total: number;
   };
 }

@@ -89,7 +89,19 @@ export async function createTestApp(
   overrides: Partial<Config> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = testConfig({ DATABASE_URL: database.url, ...env }, overrides);
+  // Uploads go to a folder of this test's own unless the test chose a store: never ./data.
+  const filesDir =
+    env.STORAGE_URL === undefined
+      ? fs.mkdtempSync(path.join(os.tmpdir(), "ets-test-files-"))
+      : null;
+  const config = testConfig(
+    {
+      DATABASE_URL: database.url,
+      ...(filesDir ? { STORAGE_URL: `file:${filesDir}` } : {}),
+      ...env,
+    },
+    overrides,
+  );
   const app = await buildApp(config, {
     db: database.db,
     webRoot: path.join(os.tmpdir(), "ets-no-web"),
@@ -103,6 +115,7 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await database.drop();
+      if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
     },
   };
 }
