@@ -3,9 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import pg from "pg";
 import type { DocumentItem } from "../../common/workflow.js";
 import { buildApp } from "../app.js";
-import type { Config } from "../config.js";
+import { readTestEnv, type Config } from "../config.js";
 import type { Db } from "../db/database.js";
 import { createStorage, parseStorageUrl, type FileStorage } from "../files/storage.js";
 import { startS3Server } from "./s3-server.js";
@@ -76,10 +77,37 @@ export async function createDocumentsTestApp(
     close: async () => {
       await app.close();
       await storage.close();
+      await database.db.destroy();
+      if (database.kind === "postgres") await waitForConnectionsToEnd(database.url);
       await database.drop();
       fs.rmSync(stagingDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The pool's clients close asynchronously after destroy(). Dropping the database while one is
+ * still closing terminates it, and the pool (which has no error listener) turns that into an
+ * uncaught error in whatever test runs next; so wait until the server has let them all go.
+ */
+async function waitForConnectionsToEnd(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const serverUrl = readTestEnv().databaseUrl ?? databaseUrl;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await client.query<{ open: number }>(
+        "select count(*)::int as open from pg_stat_activity where datname = $1",
+        [name],
+      );
+      if ((rows[0]?.open ?? 0) === 0 || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** Every key in the store. */
