@@ -176,6 +176,14 @@ export async function findDocumentChecklist(
   return row ? rowToChecklist(row) : null;
 }
 
+export async function findDocumentChecklistById(
+  db: Executor,
+  submissionId: number,
+): Promise<DocumentChecklist | null> {
+  const row = await selectChecklist(db).where("id", "=", submissionId).executeTakeFirst();
+  return row ? rowToChecklist(row) : null;
+}
+
 /**
  * Takes the submission's row lock for the rest of the transaction, so two uploads of one item
  * (or an upload and a review) cannot both read the same versions and decide on them. A no-op
@@ -187,14 +195,6 @@ export async function lockSubmission(db: Executor, submissionId: number): Promis
     .set((eb) => ({ version: eb.ref("version") }))
     .where("id", "=", submissionId)
     .execute();
-}
-
-export async function findDocumentChecklistById(
-  db: Executor,
-  submissionId: number,
-): Promise<DocumentChecklist | null> {
-  const row = await selectChecklist(db).where("id", "=", submissionId).executeTakeFirst();
-  return row ? rowToChecklist(row) : null;
 }
 
 export async function updateThesisDetails(
