@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
+import pg from "pg";
 import { emptyDocuments, type SubmissionFields } from "../../common/submission.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import { migrateToLatest } from "./database.js";
@@ -85,6 +86,20 @@ describe("database", () => {
     const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(database.db);
     expect(journal.rows[0]?.journal_mode).toBe("wal");
     expect(fk.rows[0]?.foreign_keys).toBe(1);
+  });
+
+  it("keeps serving after PostgreSQL closes an idle connection (a restart, a terminate)", async () => {
+    if (database.kind !== "postgres") return expect(database.kind).toBe("sqlite");
+    const before = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
+    const pid = before.rows[0]?.pid;
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query("select pg_terminate_backend($1)", [pid]);
+    await admin.end();
+    // The idle client learns of it asynchronously; an unhandled pool error would end the process.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
+    expect(after.rows[0]?.pid).not.toBe(pid);
   });
 });
 

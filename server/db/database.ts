@@ -14,11 +14,14 @@ pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
 
 export function createDatabase(config: DatabaseConfig): Db {
   if (config.kind === "postgres") {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({ connectionString: config.url, max: 10 }),
-      }),
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    // An idle connection that PostgreSQL closes (a restart, an administrator's terminate) is
+    // reported here; without a listener the process would crash. The pool drops that connection
+    // and the next query opens a new one; a query in flight gets its own error.
+    pool.on("error", (error) => {
+      console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
     });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (config.path !== ":memory:") fs.mkdirSync(path.dirname(config.path), { recursive: true });
   const sqlite = new SQLite(config.path);
