@@ -163,6 +163,7 @@ export const UPLOAD_REFUSALS = [
   "too_large",
   "infected",
   "scanner_unavailable",
+  "storage_unavailable",
   "details_missing",
   "already_accepted",
 ] as const;

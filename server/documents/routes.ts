@@ -115,6 +115,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
           item: request.params.item,
           openFile: (maxBytes) => openFilePart(request, maxBytes),
           ip: request.ip,
+          log: request.log,
         });
         return await reply.code(201).send({ data: presentDocumentVersion(saved) });
       } catch (error) {

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import type { ThesisDetails, ThesisDetailsInput } from "../../common/documents.js";
 import type { DocumentItem } from "../../common/workflow.js";
+import type { UploadLog } from "./upload.js";
 import { recordAudit } from "../accounts/audit.js";
 import type { SessionUser } from "../auth/session.js";
 import { canReadDocument, canReadSubmission, canUploadDocument } from "../auth/policy.js";
@@ -106,6 +107,8 @@ export interface UploadRequest {
   /** Opens the request's file part; called only once the upload is allowed. */
   openFile(maxBytes: number): Promise<IncomingFile>;
   ip: string;
+  /** Where an operator's problem (the file store failing) is logged. */
+  log?: UploadLog;
 }
 
 /** Why an upload cannot go ahead whatever the file holds; checked before and inside the write. */
@@ -168,6 +171,7 @@ export async function uploadDocument(
     maxBytes,
     storage: ctx.storage,
     scanner: ctx.scanner,
+    ...(upload.log ? { log: upload.log } : {}),
     onInfected: (signature, sha256) =>
       recordAudit(ctx.db, {
         event: "upload.infected",

@@ -774,6 +774,46 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
   });
 });
 
+describe("a file store that fails", () => {
+  it("refuses with 503, names the file, logs the cause and leaves no row and no staging file", async () => {
+    const s3 = await startStore("s3");
+    const lines: string[] = [];
+    const down = await createDocumentsTestApp(
+      s3.url,
+      { LOG_LEVEL: "error" },
+      { logStream: { write: (line) => void lines.push(line) } },
+    );
+    try {
+      await makeSubmission(down.db, { indexNumber: "79100001" });
+      const student = await createUser(down.db, "student", { indexNumber: "79100001" });
+      // The S3 server goes away after the app started: every put now fails.
+      await s3.stop();
+      const res = await uploadDocumentFile(
+        down.app,
+        student.headers,
+        "79100001",
+        "supervisorForm",
+        "supervisor.pdf",
+        validPdf(),
+      );
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        success: false,
+        code: "unavailable",
+        reason: "storage_unavailable",
+        message:
+          "We could not store supervisor.pdf just now. Nothing was saved. Please try again in a few minutes.",
+      });
+      expect(await down.db.selectFrom("submission_documents").selectAll().execute()).toEqual([]);
+      expect(stagingFiles(down.stagingDir)).toEqual([]);
+      expect(lines.some((line) => line.includes("the file store refused an upload"))).toBe(true);
+    } finally {
+      await down.close();
+      await s3.stop();
+    }
+  });
+});
+
 describe("upload staging", () => {
   it("leaves no staging file when a file is refused before its staging file is even open", async () => {
     const stagingDir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-staging-race-"));

@@ -27,6 +27,10 @@ export interface ReceivedDocument {
   hasEmbeddedFiles: boolean;
 }
 
+export interface UploadLog {
+  error(details: { err: unknown }, message: string): void;
+}
+
 export interface ReceiveOptions {
   /** The multipart file stream. */
   source: Readable;
@@ -37,6 +41,7 @@ export interface ReceiveOptions {
   storage: FileStorage;
   /** null: uploads are not scanned (no CLAMD_URL). */
   scanner: VirusScanner | null;
+  log?: UploadLog;
   /** Called before an infected file is refused, to audit it. */
   onInfected(signature: string, sha256: string): Promise<void>;
 }
@@ -82,7 +87,14 @@ export async function receiveDocument(options: ReceiveOptions): Promise<Received
       }
     }
 
-    await storage.put(sha256, stagingPath);
+    try {
+      await storage.put(sha256, stagingPath);
+    } catch (error) {
+      // The store (a full disk, an S3 endpoint that is down) is not the student's problem to
+      // solve: say nothing was saved, log the cause for the operator.
+      options.log?.error({ err: error }, "the file store refused an upload");
+      throw refusals.storageUnavailable(fileName);
+    }
     return {
       sha256,
       sizeBytes,
@@ -228,6 +240,12 @@ export const refusals = {
       "unavailable",
       "scanner_unavailable",
       `We could not check ${name} for viruses just now. Nothing was saved. Please try again in a few minutes.`,
+    ),
+  storageUnavailable: (name: string) =>
+    refusal(
+      "unavailable",
+      "storage_unavailable",
+      `We could not store ${name} just now. Nothing was saved. Please try again in a few minutes.`,
     ),
   detailsMissing: (name: string, missing: ("title" | "abstract")[]) =>
     refusal(
