@@ -11,7 +11,7 @@ import { TextAreaField } from "../../../../components/form/Field.js";
 import { Alert } from "../../../../components/ui/Alert.js";
 import { ApiError } from "../../../../lib/api-client.js";
 import { applyServerFieldErrors, messageFor } from "../../../../lib/form-errors.js";
-import { ModalDialog } from "../../components/ModalDialog.js";
+import { ModalDialog } from "../../../../components/ui/ModalDialog.js";
 import { useReturnDocument } from "../api/return-document.js";
 
 /**

@@ -1,26 +1,32 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { createPortal } from "react-dom";
-import "../../../components/ui/confirm-dialog.css";
+import "./confirm-dialog.css";
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
- * A modal window holding a small form. ConfirmDialog asks a yes/no question and has no room for
- * fields; this one has the same look and the same manners: focus moves in (to the element marked
- * `data-autofocus`, else the window), Tab stays inside, Escape closes unless a request is under
- * way, and focus goes back to where it was. Render it only while it is open.
+ * A modal window: a title and what the caller puts in it (a small form, or ConfirmDialog's
+ * question and buttons). Focus moves in (to the element marked `data-autofocus`, else the window),
+ * Tab stays inside, Escape closes unless a request is under way, and focus goes back to where it
+ * was. Render it only while it is open.
  */
 export function ModalDialog({
   title,
   children,
   onClose,
   busy = false,
+  role = "dialog",
+  describedBy,
 }: {
   title: string;
   children: ReactNode;
   onClose: () => void;
   busy?: boolean;
+  /** "alertdialog" for a question that interrupts (ConfirmDialog). */
+  role?: "dialog" | "alertdialog";
+  /** The id of the element that says what the dialog is about, when there is one. */
+  describedBy?: string;
 }) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -64,9 +70,10 @@ export function ModalDialog({
       <div
         ref={dialogRef}
         className="confirm-dialog"
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={describedBy}
         aria-busy={busy}
         tabIndex={-1}
         onKeyDown={onKeyDown}
