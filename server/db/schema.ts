@@ -161,6 +161,20 @@ export interface ContactMessagesTable {
   handled_at: string | null;
 }
 
+/** Request-limit counters shared by every server (migration 005). */
+export interface RateLimitCountersTable {
+  key: string;
+  count: number;
+  resets_at: string;
+}
+
+/** Who runs a periodic job now, and until when (migration 005). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   submissions: SubmissionsTable;
   submission_events: SubmissionEventsTable;
@@ -173,6 +187,8 @@ export interface Database {
   messages: MessagesTable;
   message_reads: MessageReadsTable;
   contact_messages: ContactMessagesTable;
+  rate_limit_counters: RateLimitCountersTable;
+  job_leases: JobLeasesTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;

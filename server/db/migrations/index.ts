@@ -3,6 +3,7 @@ import * as m001 from "./001_initial.js";
 import * as m002 from "./002_accounts.js";
 import * as m003 from "./003_search.js";
 import * as m004 from "./004_documents.js";
+import * as m005 from "./005_shared_state.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   "002_accounts": m002,
   "003_search": m003,
   "004_documents": m004,
+  "005_shared_state": m005,
 };
 
 export const migrationProvider: MigrationProvider = {
