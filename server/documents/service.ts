@@ -7,7 +7,7 @@ import type { SessionUser } from "../auth/session.js";
 import { canReadDocument, canReadSubmission, canUploadDocument } from "../auth/policy.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db } from "../db/database.js";
-import { forbidden, notFound, validationError } from "../errors.js";
+import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import type { VirusScanner } from "../files/clamd.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
 import { insertSubmissionEvents } from "../submissions/repository.js";
@@ -75,6 +75,12 @@ export async function saveThesisDetails(
     await lockSubmission(trx, found.submissionId);
     const submission = await findDocumentChecklistById(trx, found.submissionId);
     if (!submission) throw notFound(NO_SUBMISSION);
+    // What the school accepted is what examiners read: after that, only the school changes it.
+    if (user.role !== "admin" && submission.checklist.thesis.submitted) {
+      throw conflict(
+        "The school has accepted your thesis, so its title and abstract can no longer be changed here. If they must change, contact the School of Graduate Studies.",
+      );
+    }
     await updateThesisDetails(trx, submission.submissionId, input);
     if (submission.thesisTitle !== input.title) {
       await insertSubmissionEvents(trx, [

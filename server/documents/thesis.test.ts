@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ABSTRACT_LENGTH, MAX_TITLE_LENGTH } from "../../common/documents.js";
+import { emptyDocuments } from "../../common/submission.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import { saveThesisDetailsFor } from "../testing/uploads.js";
@@ -133,6 +134,35 @@ describe("the thesis title and abstract", () => {
       expect(await submissionRow()).toEqual(before);
     },
   );
+
+  it("is the school's to change once the thesis is accepted", async () => {
+    const accepted = "84000009";
+    await makeSubmission(t.db, {
+      indexNumber: accepted,
+      documents: {
+        ...emptyDocuments(),
+        thesis: { submitted: true, receivedOn: "2026-03-02" },
+      },
+    });
+    const owner = await createUser(t.db, "student", { indexNumber: accepted });
+    const refused = await saveThesisDetailsFor(t.app, owner.headers, accepted, {
+      title: "A new title",
+      abstract: "A new abstract.",
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain("can no longer be changed here");
+    const byAdmin = await saveThesisDetailsFor(t.app, admin.headers, accepted, {
+      title: "Corrected by the school",
+      abstract: "As accepted.",
+    });
+    expect(byAdmin.statusCode).toBe(200);
+    const row = await t.db
+      .selectFrom("submissions")
+      .select("thesis_title")
+      .where("index_number", "=", accepted)
+      .executeTakeFirstOrThrow();
+    expect(row.thesis_title).toBe("Corrected by the school");
+  });
 
   it("refuses a field the form does not have", async () => {
     const res = await t.app.inject({
