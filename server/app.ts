@@ -37,6 +37,7 @@ import {
 import { mailWorker } from "./mail/worker.js";
 import { housekeeping } from "./accounts/housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
+import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
 import { resolveFromRoot } from "./paths.js";
 
 declare module "fastify" {
@@ -131,6 +132,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
+    // Counted in the database, so every server on it shares each limit.
+    store: databaseRateLimitStore(db, { log: app.log }),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       success: false,

@@ -1,11 +1,14 @@
+import type { CreateRateLimitOptions } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RateLimit } from "../config.js";
 import { rateLimited } from "../errors.js";
+import type { NamedLimit } from "./rate-limit-store.js";
 
 /**
  * Request limits (docs/decisions/004-accounts-and-mail.md). Per client address: @fastify/rate-limit's
  * per-route config, counted before the body is even read. Per account: a limiter keyed by the email
  * in the (validated) body, whether or not an account exists, so it tells nothing about accounts.
+ * Every count is kept in the database, shared by all servers (rate-limit-store.ts).
  */
 
 /** Route config limiting one client address (request.ip, which honours TRUST_PROXY). */
@@ -15,11 +18,14 @@ export function perAddress(limit: RateLimit) {
 
 /** A preHandler limiting requests about one email address; share one between routes to share the budget. */
 export function perEmail(app: FastifyInstance, name: string, limit: RateLimit) {
-  const check = app.createRateLimit({
+  // Counted under `name`: a limiter made here has no route to be named by.
+  const options: CreateRateLimitOptions & NamedLimit = {
+    limitName: name,
     max: limit.max,
     timeWindow: limit.windowMs,
-    keyGenerator: (request) => `${name}:${bodyEmail(request)}`,
-  });
+    keyGenerator: bodyEmail,
+  };
+  const check = app.createRateLimit(options);
   return async (request: FastifyRequest): Promise<void> => {
     const result = await check(request);
     if (!result.isAllowed && result.isExceeded) {
