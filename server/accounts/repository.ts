@@ -146,19 +146,42 @@ export async function insertStudent(
   return row.id;
 }
 
-/** Counts a failed sign-in and, past the threshold, holds the account back for a while. */
-export async function recordFailedSignIn(
+/** What claiming a sign-in attempt found: the attempt counted, or the account held back. */
+export type SignInAttempt =
+  | { claimed: true; failures: number; lockedUntil: string | null }
+  | { claimed: false; lockedUntil: string };
+
+/**
+ * Counts a sign-in attempt as failed before its password is checked (a success resets the count),
+ * and holds the account back when the count reaches the threshold; refuses the attempt while the
+ * account is held back. Counting before checking is what bounds guesses made at the same moment,
+ * on one server or several: without it, every guess that arrives before the first failure is
+ * written gets checked. Run it in a transaction: PostgreSQL then makes a simultaneous claim wait
+ * for this one and re-read the row, so it sees the hold this one set.
+ */
+export async function claimSignInAttempt(
   db: Executor,
   userId: number,
   failuresBeforeBackoff: number,
   now: Date = new Date(),
-): Promise<{ failures: number; lockedUntil: string | null }> {
-  const { failed_sign_ins: failures } = await db
+): Promise<SignInAttempt> {
+  const at = nowIso(now);
+  const counted = await db
     .updateTable("users")
     .set((eb) => ({ failed_sign_ins: eb("failed_sign_ins", "+", 1) }))
     .where("id", "=", userId)
+    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
     .returning("failed_sign_ins")
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!counted) {
+    const held = await db
+      .selectFrom("users")
+      .select("locked_until")
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
+    return { claimed: false, lockedUntil: held.locked_until ?? at };
+  }
+  const failures = counted.failed_sign_ins;
   const waitMs = signInBackoffMs(failures, failuresBeforeBackoff);
   const lockedUntil = waitMs > 0 ? nowIso(new Date(now.getTime() + waitMs)) : null;
   if (lockedUntil) {
@@ -168,7 +191,16 @@ export async function recordFailedSignIn(
       .where("id", "=", userId)
       .execute();
   }
-  return { failures, lockedUntil };
+  return { claimed: true, failures, lockedUntil };
+}
+
+/** The right password for an account that may not sign in (deactivated): no guess to count. */
+export async function clearFailedSignIns(db: Executor, userId: number): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ failed_sign_ins: 0, locked_until: null })
+    .where("id", "=", userId)
+    .execute();
 }
 
 export async function recordSuccessfulSignIn(

@@ -46,7 +46,8 @@ import {
   findAccountById,
   findSubmissionLink,
   insertStudent,
-  recordFailedSignIn,
+  claimSignInAttempt,
+  clearFailedSignIns,
   recordSuccessfulSignIn,
   setPasswordHash,
   type Account,
@@ -169,15 +170,21 @@ export async function signIn(
     throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
   }
 
-  const lockedForMs = account.lockedUntil ? Date.parse(account.lockedUntil) - now.getTime() : 0;
-  if (lockedForMs > 0) {
+  // Counted as a failure before the check, so guesses arriving together, at one server or
+  // several, cannot all be checked before the first failure holds the account back.
+  const attempt = await db
+    .transaction()
+    .execute((trx) =>
+      claimSignInAttempt(trx, account.id, config.rateLimits.accountFailuresBeforeBackoff, now),
+    );
+  if (!attempt.claimed) {
     await recordAudit(
       db,
       { event: "sign_in.throttled", actorUserId: account.id, subject: account.email, ip: ctx.ip },
       now,
     );
     throw rateLimited(
-      `Too many failed sign-ins for this account. Please wait ${describeWait(lockedForMs)} and try again.`,
+      `Too many failed sign-ins for this account. Please wait ${describeWait(Date.parse(attempt.lockedUntil) - now.getTime())} and try again.`,
     );
   }
 
@@ -189,44 +196,41 @@ export async function signIn(
     storedHash !== null;
 
   if (!matches) {
-    await db.transaction().execute(async (trx) => {
-      const { failures, lockedUntil } = await recordFailedSignIn(
-        trx,
-        account.id,
-        config.rateLimits.accountFailuresBeforeBackoff,
-        now,
-      );
-      await recordAudit(
-        trx,
-        {
-          event: "sign_in.failed",
-          actorUserId: account.id,
-          subject: account.email,
-          ip: ctx.ip,
-          details: {
-            reason: method === "code" ? "wrong_code" : "wrong_password",
-            failures,
-            lockedUntil,
-          },
+    // Already counted when the attempt was claimed.
+    await recordAudit(
+      db,
+      {
+        event: "sign_in.failed",
+        actorUserId: account.id,
+        subject: account.email,
+        ip: ctx.ip,
+        details: {
+          reason: method === "code" ? "wrong_code" : "wrong_password",
+          failures: attempt.failures,
+          lockedUntil: attempt.lockedUntil,
         },
-        now,
-      );
-    });
+      },
+      now,
+    );
     throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
   }
 
   if (!account.active) {
-    await recordAudit(
-      db,
-      {
-        event: "sign_in.refused",
-        actorUserId: account.id,
-        subject: account.email,
-        ip: ctx.ip,
-        details: { reason: "inactive" },
-      },
-      now,
-    );
+    await db.transaction().execute(async (trx) => {
+      // The right password is no guess: the attempt claimed above does not count against it.
+      await clearFailedSignIns(trx, account.id);
+      await recordAudit(
+        trx,
+        {
+          event: "sign_in.refused",
+          actorUserId: account.id,
+          subject: account.email,
+          ip: ctx.ip,
+          details: { reason: "inactive" },
+        },
+        now,
+      );
+    });
     throw forbidden(
       "This account has been deactivated. Please contact the School of Graduate Studies.",
     );
@@ -342,15 +346,19 @@ export async function changePassword(
     if (!input.currentPassword) {
       throw validationError("currentPassword", "Enter your current password.");
     }
-    const lockedForMs = account.lockedUntil ? Date.parse(account.lockedUntil) - now.getTime() : 0;
-    if (lockedForMs > 0) {
+    // Counts like a sign-in attempt, so a stolen session cannot be used to guess the password;
+    // setting the new password below resets the count.
+    const attempt = await db
+      .transaction()
+      .execute((trx) =>
+        claimSignInAttempt(trx, account.id, config.rateLimits.accountFailuresBeforeBackoff, now),
+      );
+    if (!attempt.claimed) {
       throw rateLimited(
-        `Too many wrong passwords for this account. Please wait ${describeWait(lockedForMs)} and try again.`,
+        `Too many wrong passwords for this account. Please wait ${describeWait(Date.parse(attempt.lockedUntil) - now.getTime())} and try again.`,
       );
     }
     if (!(await verifySecret(account.passwordHash, input.currentPassword))) {
-      // Counts like a failed sign-in, so a stolen session cannot be used to guess the password.
-      await recordFailedSignIn(db, account.id, config.rateLimits.accountFailuresBeforeBackoff, now);
       throw validationError("currentPassword", "Your current password is not correct.");
     }
   }
