@@ -4,6 +4,7 @@ import {
   type ColumnDefinitionBuilder,
   type Kysely,
   type RawBuilder,
+  type SelectQueryBuilder,
   type SqlBool,
 } from "kysely";
 
@@ -46,6 +47,32 @@ export async function resetIdSequence(db: Kysely<any>, table: string): Promise<v
   await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
     db,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Work queues: claiming a row when several servers share the database (docs/decisions/008)
+
+/**
+ * How a worker claims a queued row (the outbox) so that no two workers take the same one.
+ * - "skip-locked" (PostgreSQL): select the row FOR UPDATE SKIP LOCKED and mark it claimed in one
+ *   short transaction; concurrent claimers each get a different row and none waits on another.
+ * - "conditional-update" (SQLite): one writer at a time and no row locks; an UPDATE that only
+ *   succeeds while the row is still unclaimed is the claim.
+ */
+export type QueueClaim = "skip-locked" | "conditional-update";
+
+export function queueClaimOf(db: Kysely<any>): QueueClaim {
+  return dialectOf(db) === "postgres" ? "skip-locked" : "conditional-update";
+}
+
+/**
+ * The query, locking the rows it returns until its transaction ends and passing over rows another
+ * transaction has locked. PostgreSQL only: use it where queueClaimOf(db) is "skip-locked".
+ */
+export function selectSkippingLocked<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return query.forUpdate().skipLocked();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -229,6 +230,62 @@ describe("mail delivery through a real SMTP peer", () => {
     const mail = await peer.waitFor((m) => m.to.includes("sgs@school.edu"));
     expect(mail.raw).toMatch(/^Reply-To: writer@st\.school\.edu/im);
     expect(mail.text).toContain("When is the viva?");
+  });
+});
+
+describe("several servers on one database", () => {
+  it("delivers 100 queued mails exactly once with three servers' workers running together", async () => {
+    const subjects = Array.from({ length: 100 }, (_, n) => `Several servers ${n + 1}`);
+    for (const subject of subjects) {
+      await enqueueMail(database.db, {
+        to: "shared@st.school.edu",
+        subject,
+        text: "once",
+        template: { name: "test" },
+      });
+    }
+    const files = fs.mkdtempSync(path.join(os.tmpdir(), "ets-mail-servers-"));
+    // Three servers: each opens its own connection (pool) to the database, as separate processes do.
+    const servers: FastifyInstance[] = [];
+    try {
+      const config = testConfig(
+        {
+          DATABASE_URL: database.url,
+          SMTP_URL: peer.url,
+          STORAGE_URL: `file:${files}`,
+          ...RAISED_LIMITS,
+        },
+        { mailWorker: true, mailPollIntervalMs: 10 },
+      );
+      for (let n = 0; n < 3; n += 1) servers.push(await buildApp(config, { webRoot: NO_WEB }));
+      await Promise.all(servers.map((server) => server.ready()));
+
+      const deadline = Date.now() + 30_000;
+      const pending = () =>
+        database.db
+          .selectFrom("outbox")
+          .select("id")
+          .where("subject", "in", subjects)
+          .where("status", "!=", "sent")
+          .execute();
+      while ((await pending()).length > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      // Closing waits for each worker's pass in flight: nothing more can arrive after this.
+      await Promise.all(servers.map((server) => server.close()));
+      fs.rmSync(files, { recursive: true, force: true });
+    }
+
+    const received = peer.messages.filter((m) => subjects.includes(m.subject));
+    expect(received.map((m) => m.subject).sort()).toEqual([...subjects].sort());
+    const rows = await database.db
+      .selectFrom("outbox")
+      .select(["status", "attempts"])
+      .where("subject", "in", subjects)
+      .execute();
+    expect(rows).toHaveLength(100);
+    expect(rows.every((row) => row.status === "sent" && row.attempts === 1)).toBe(true);
   });
 });
 

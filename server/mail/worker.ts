@@ -1,15 +1,19 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import type { Selectable } from "kysely";
 import nodemailer from "nodemailer";
 import SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db } from "../db/database.js";
+import { queueClaimOf, selectSkippingLocked } from "../db/dialect.js";
+import type { OutboxTable } from "../db/schema.js";
 
 /**
  * Delivers the outbox (docs/decisions/004-accounts-and-mail.md). Each pass claims due rows one by
- * one with a conditional UPDATE, so two passes (or two processes) never send the same row; a
- * failed attempt is retried with exponential back-off and, after MAIL_MAX_ATTEMPTS, the row is
- * marked "failed" for the administrators to see. A row is never deleted.
+ * one (claimDueMail), so two passes, in one process or on several servers sharing the database
+ * (docs/decisions/008-several-servers.md), never send the same row; a failed attempt is retried
+ * with exponential back-off and, after MAIL_MAX_ATTEMPTS, the row is marked "failed" for the
+ * administrators to see. A row is never deleted.
  */
 export const MAIL_MAX_ATTEMPTS = 8;
 const RETRY_BASE_MS = 60 * 1000;
@@ -72,31 +76,14 @@ export async function deliverDueMail(
 ): Promise<DeliveryReport> {
   const report: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
   const { db, config, log } = deps;
-  const due = await db
-    .selectFrom("outbox")
-    .selectAll()
-    .where("status", "=", "pending")
-    .where("next_attempt_at", "<=", nowIso(now))
-    .orderBy("next_attempt_at")
-    .orderBy("id")
-    .limit(BATCH_SIZE)
-    .execute();
-  if (due.length === 0) return report;
-
   const ownTransport = deps.transport === undefined && config.smtpUrl !== null;
-  const transport = deps.transport ?? (config.smtpUrl ? createTransport(config.smtpUrl) : null);
+  // Opened with the first claimed mail, so a pass with nothing due connects to nothing.
+  let transport: MailTransport | null | undefined = deps.transport;
   try {
-    for (const mail of due) {
-      const lease = nowIso(new Date(now.getTime() + CLAIM_LEASE_MS));
-      const claim = await db
-        .updateTable("outbox")
-        .set({ next_attempt_at: lease })
-        .where("id", "=", mail.id)
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", nowIso(now))
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) continue; // another pass has it
-
+    for await (const mail of claimDueMail(db, now)) {
+      if (transport === undefined) {
+        transport = config.smtpUrl ? createTransport(config.smtpUrl) : null;
+      }
       const attempts = mail.attempts + 1;
       try {
         if (transport) {
@@ -147,6 +134,58 @@ export async function deliverDueMail(
     if (ownTransport) transport?.close();
   }
   return report;
+}
+
+type OutboxRow = Selectable<OutboxTable>;
+
+function dueMail(db: Db, now: Date) {
+  return db
+    .selectFrom("outbox")
+    .selectAll()
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", nowIso(now))
+    .orderBy("next_attempt_at")
+    .orderBy("id");
+}
+
+/**
+ * Claims up to BATCH_SIZE due mails, one at a time, each just before it is sent, by moving its next
+ * attempt CLAIM_LEASE_MS ahead: other passes, here or on another server, no longer see it as due.
+ * How the claim is made is the engine's (queueClaimOf): on PostgreSQL the next due row is locked
+ * with SKIP LOCKED in a short transaction, so several servers each take a different mail and none
+ * waits for another; on SQLite, with one writer at a time, a conditional UPDATE is the claim.
+ */
+async function* claimDueMail(db: Db, now: Date): AsyncGenerator<OutboxRow> {
+  const lease = nowIso(new Date(now.getTime() + CLAIM_LEASE_MS));
+  if (queueClaimOf(db) === "skip-locked") {
+    for (let claimed = 0; claimed < BATCH_SIZE; claimed += 1) {
+      const mail = await db.transaction().execute(async (trx) => {
+        const next = await selectSkippingLocked(dueMail(trx, now).limit(1)).executeTakeFirst();
+        if (next) {
+          await trx
+            .updateTable("outbox")
+            .set({ next_attempt_at: lease })
+            .where("id", "=", next.id)
+            .execute();
+        }
+        return next;
+      });
+      if (!mail) return;
+      yield mail;
+    }
+    return;
+  }
+  const due = await dueMail(db, now).limit(BATCH_SIZE).execute();
+  for (const mail of due) {
+    const claim = await db
+      .updateTable("outbox")
+      .set({ next_attempt_at: lease })
+      .where("id", "=", mail.id)
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", nowIso(now))
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) === 1) yield mail; // otherwise another pass has it
+  }
 }
 
 function describeError(error: unknown): string {
