@@ -11,6 +11,7 @@ import {
 } from "../../common/submissions-api.js";
 import { currentUser, requireAdmin } from "../auth/plugin.js";
 import { validationError } from "../errors.js";
+import { multipartReadError } from "../files/multipart.js";
 import { exportSubmissions } from "./export.js";
 import { applyImport, previewImport } from "./import.js";
 
@@ -88,8 +89,12 @@ async function uploadedFile(request: FastifyRequest): Promise<Buffer> {
     "Attach the spreadsheet (CSV or XLSX) as a form upload named file.",
   );
   if (!request.isMultipart()) throw missing;
-  const file = await request.file();
-  if (!file || file.fieldname !== "file") throw missing;
-  // Throws the plugin's 413 error when the file passes the size limit.
-  return file.toBuffer();
+  try {
+    const file = await request.file();
+    if (!file || file.fieldname !== "file") throw missing;
+    // Throws the plugin's 413 error when the file passes the size limit.
+    return await file.toBuffer();
+  } catch (error) {
+    throw multipartReadError(error);
+  }
 }
