@@ -5,12 +5,15 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { nowIso } from "../db/database.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { installWriteTrap } from "../testing/write-trap.js";
+import { LIMITS_UNAVAILABLE_MESSAGE } from "../auth/rate-limit-store.js";
 import { findAccountByEmail, setActive } from "./repository.js";
 import {
   ADMIN_PASSCODE,
   postJson,
   signedInAdmin,
   signedInStudent,
+  signUpStudent,
   SITE,
 } from "../testing/accounts.js";
 
@@ -228,5 +231,54 @@ describe("account back-off shared by two servers", () => {
       .where("email", "=", "retired@school.edu")
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ failed_sign_ins: 0, locked_until: null });
+  });
+});
+
+describe("when the request counters cannot be written", () => {
+  it("refuses a sign-in with 503 and checks no password, rather than letting it through uncounted", async () => {
+    await signedInAdmin(first.app, "guarded@school.edu");
+    const ip = "10.66.0.1";
+    await installWriteTrap(first.db, "rate_limit_counters", "key", `POST /api/user_sign_in:${ip}`);
+    const refused = await signIn(second, "guarded@school.edu", ADMIN_PASSCODE, ip);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toEqual({
+      success: false,
+      code: "unavailable",
+      message: LIMITS_UNAVAILABLE_MESSAGE,
+    });
+    const attempts = await first.db
+      .selectFrom("audit_log")
+      .select("event")
+      .where("subject", "=", "guarded@school.edu")
+      .where("event", "like", "sign_in.%")
+      .execute();
+    expect(attempts).toEqual([{ event: "sign_in.succeeded" }]);
+    // Another address is counted, and served, as usual.
+    expect((await signIn(second, "guarded@school.edu", ADMIN_PASSCODE)).statusCode).toBe(200);
+  });
+
+  it("refuses a code request with 503 and mails nothing when its email's counter cannot be written", async () => {
+    // A database of its own: one write trap per table and column.
+    const t = await createTestApp();
+    try {
+      const email = "trapped-codes@st.school.edu";
+      await signUpStudent(t.app, email, "SS-0003", freshIp());
+      await installWriteTrap(t.db, "rate_limit_counters", "key", `codes:${email}`);
+      const refused = await postJson(t.app, "/api/request_code", { email }, { ip: freshIp() });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toEqual({
+        success: false,
+        code: "unavailable",
+        message: LIMITS_UNAVAILABLE_MESSAGE,
+      });
+      const mails = await t.db
+        .selectFrom("outbox")
+        .select("id")
+        .where("to_address", "=", email)
+        .execute();
+      expect(mails).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
   });
 });
