@@ -16,7 +16,13 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
-import { AppError, type ErrorBody, type FieldError } from "./errors.js";
+import {
+  AppError,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  type ErrorBody,
+  type FieldError,
+} from "./errors.js";
 import { authPlugin } from "./auth/plugin.js";
 import { healthRoutes } from "./health/routes.js";
 import { accountRoutes } from "./accounts/routes.js";
@@ -217,6 +223,13 @@ function toErrorResponse(error: FastifyError | AppError): { status: number; body
         ...(error.fields.length > 0 ? { fields: error.fields } : {}),
         ...error.details,
       },
+    };
+  }
+  // PostgreSQL restarting or out of reach: the request may succeed in a moment, so a 503, not a 500.
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { success: false, code: "unavailable", message: DATABASE_UNAVAILABLE_MESSAGE },
     };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

@@ -70,3 +70,47 @@ export interface ErrorBody {
   message: string;
   fields?: FieldError[];
 }
+
+/** What a request hears while the database cannot be reached (a restart, a failover, an outage). */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "The service cannot reach its database just now. Please try again in a minute.";
+
+/** Socket errors of a connection to the database that could not be opened or was cut. */
+const CONNECTION_ERRNOS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+/**
+ * PostgreSQL's SQLSTATEs for a server that is going away or not there yet: class 08 (connection
+ * exceptions), 57P01 admin_shutdown (pg_ctl stop -m fast), 57P02 crash_shutdown, 57P03
+ * cannot_connect_now ("the database system is starting up" / "shutting down").
+ */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123])$/;
+/** node-postgres says a connection dropped mid-query in words, without a code. */
+const CONNECTION_LOST =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/**
+ * Whether an error means the database is unreachable for now, rather than a fault in this request
+ * or in our code: the one error handler answers it 503 `unavailable`, as for any service we depend
+ * on, and the same request can succeed once the database is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof AppError) return false;
+  // Node's own ECONNRESET for a client that went away mid-request: not the database.
+  if (error.message === "aborted") return false;
+  const code = (error as { code?: unknown }).code;
+  if (
+    typeof code === "string" &&
+    (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.test(code))
+  ) {
+    return true;
+  }
+  return CONNECTION_LOST.test(error.message);
+}
