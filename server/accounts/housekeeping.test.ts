@@ -4,7 +4,7 @@ import { nowIso } from "../db/database.js";
 import { enqueueMail } from "../mail/outbox.js";
 import { contactMail, signInCodeMail } from "../mail/templates.js";
 import { createTestApp, createTestDatabase, type TestDatabase } from "../testing/test-app.js";
-import { EXPIRED_CODE_TEXT, sweepExpiredSecrets } from "./housekeeping.js";
+import { EXPIRED_CODE_TEXT, HOUSEKEEPING_JOB, sweepExpiredSecrets } from "./housekeeping.js";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -160,6 +160,62 @@ describe("housekeeping", () => {
       await app.ready();
       await app.close();
       expect(await t.db.selectFrom("login_codes").select("id").execute()).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+  it("sweeps on one server at a time: not while another server holds its lease", async () => {
+    const t = await createTestApp({}, { mailWorker: false });
+    try {
+      const user = await t.db
+        .insertInto("users")
+        .values({
+          email: "yaw@st.school.edu",
+          index_number: null,
+          name: null,
+          role: "student",
+          password_hash: null,
+          active: 1,
+          failed_sign_ins: 0,
+          locked_until: null,
+          last_sign_in_at: null,
+          created_at: ago(1),
+          updated_at: ago(1),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await t.db
+        .insertInto("login_codes")
+        .values({
+          user_id: user.id,
+          code_hash: "old",
+          created_at: ago(30),
+          expires_at: ago(20),
+          used_at: null,
+        })
+        .execute();
+      const sweepsOnStart = async () => {
+        const app = await buildApp({ ...t.config, mailWorker: true }, { db: t.db });
+        await app.ready();
+        await app.close();
+        return (await t.db.selectFrom("login_codes").select("id").execute()).length === 0;
+      };
+      // Another server is sweeping: its lease runs for five more minutes.
+      const inFive = new Date(Date.now() + 5 * 60_000).toISOString();
+      await t.db
+        .insertInto("job_leases")
+        .values({ name: HOUSEKEEPING_JOB, holder: "another-server", expires_at: inFive })
+        .execute();
+      expect(await sweepsOnStart()).toBe(false);
+
+      // That server died: once its lease has run out, this one sweeps, then gives the lease up.
+      await t.db
+        .updateTable("job_leases")
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where("name", "=", HOUSEKEEPING_JOB)
+        .execute();
+      expect(await sweepsOnStart()).toBe(true);
+      expect(await t.db.selectFrom("job_leases").selectAll().execute()).toEqual([]);
     } finally {
       await t.close();
     }

@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import { SESSION_LIMITS } from "../auth/session.js";
 import { nowIso, type Db } from "../db/database.js";
 import { sweepOrphanFiles } from "../documents/sweep.js";
+import { runPeriodically } from "../jobs/periodic.js";
 import { CODE_TTL_MS } from "./codes.js";
 
 /**
@@ -61,16 +62,23 @@ export async function sweepExpiredSecrets(db: Db, now: Date = new Date()): Promi
   };
 }
 
+/** The job's name in job_leases: one server at a time sweeps. */
+export const HOUSEKEEPING_JOB = "housekeeping";
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * How long the sweeping server's lease lasts unless renewed (it renews every third of this): when
+ * that server dies, another starts sweeping within about this long.
+ */
+const SWEEP_LEASE_MS = 5 * 60 * 1000;
 
 /**
  * Sweeps when the app is ready and every hour after, with the other background work
- * (config.mailWorker): expired secrets, and stored document files no version refers to.
+ * (config.mailWorker): expired secrets, and stored document files no version refers to. Of several
+ * servers sharing the database, only the one holding the job's lease sweeps (server/jobs).
  */
 export const housekeeping = fp(
   async (app: FastifyInstance) => {
     if (!app.config.mailWorker) return;
-    let timer: NodeJS.Timeout | null = null;
     const sweep = async () => {
       try {
         const report = await sweepExpiredSecrets(app.db);
@@ -88,13 +96,11 @@ export const housekeeping = fp(
         app.log.error({ err: error }, "orphaned document files sweep failed");
       }
     };
-    app.addHook("onReady", async () => {
-      await sweep();
-      timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
-      timer.unref();
-    });
-    app.addHook("preClose", async () => {
-      if (timer) clearInterval(timer);
+    runPeriodically(app, {
+      name: HOUSEKEEPING_JOB,
+      everyMs: SWEEP_INTERVAL_MS,
+      ttlMs: SWEEP_LEASE_MS,
+      job: sweep,
     });
   },
   { name: "ets-housekeeping" },
