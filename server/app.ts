@@ -11,7 +11,6 @@ import {
   isResponseSerializationError,
   jsonSchemaTransform,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
@@ -45,6 +44,7 @@ import { housekeeping } from "./accounts/housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
 import { resolveFromRoot } from "./paths.js";
+import { validatorCompiler } from "./validation.js";
 
 declare module "fastify" {
   interface FastifyInstance {
