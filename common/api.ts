@@ -36,6 +36,12 @@ export const submissionStatusViewSchema = z.object({
 export const submissionStatusResponseSchema = z.object({ data: submissionStatusViewSchema });
 export type SubmissionStatusResponse = z.infer<typeof submissionStatusResponseSchema>;
 
+/**
+ * The largest id, or version, a row can have: PostgreSQL's integer column. A larger number names
+ * no row, and PostgreSQL refuses a query comparing a column with it (a 500), so requests stop here.
+ */
+export const MAX_ROW_ID = 2_147_483_647;
+
 export const errorBodySchema = z.object({
   success: z.literal(false),
   code: z.string(),

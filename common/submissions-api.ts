@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ROW_ID } from "./api.js";
 import { DOCUMENT_FILTERS } from "./documents.js";
 import { INDEX_NUMBER_PATTERN, INDEX_NUMBER_RULE, normaliseDate } from "./submission.js";
 import {
@@ -209,7 +210,7 @@ export type SubmissionChanges = z.infer<typeof submissionChangesSchema>;
 
 export const submissionUpdateSchema = z.object({
   /** The version the administrator saw; a newer one on the server means someone else saved. */
-  version: z.number().int().min(1),
+  version: z.number().int().min(1).max(MAX_ROW_ID),
   changes: submissionChangesSchema,
   /** Set after the administrator confirmed moves that skip or reverse the flow. */
   confirmOutOfOrder: z.boolean().optional(),
@@ -242,7 +243,7 @@ export const staleVersionSchema = z.object({
 });
 
 export const bulkUpdateSchema = z.object({
-  ids: z.array(z.number().int().positive()).min(1).max(1000),
+  ids: z.array(z.number().int().positive().max(MAX_ROW_ID)).min(1).max(1000),
   set: z
     .strictObject({
       sgsStage: sgsStageSchema.nullable().optional(),

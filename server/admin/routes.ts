@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { MAX_ROW_ID } from "../../common/api.js";
 import {
   adminUserListResponseSchema,
   adminUsersQuerySchema,
@@ -22,7 +23,8 @@ const userParams = z.object({
   id: z.coerce
     .number({ error: "Account id must be a number." })
     .int("Account id must be a whole number.")
-    .positive("Account id must be positive."),
+    .positive("Account id must be positive.")
+    .max(MAX_ROW_ID, "No account has an id that large."),
 });
 
 /** Administrators' account management and mail problems. Every route: administrators only. */

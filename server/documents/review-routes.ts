@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorBodySchema } from "../../common/api.js";
+import { MAX_ROW_ID, errorBodySchema } from "../../common/api.js";
 import {
   documentVersionResponseSchema,
   returnDocumentInputSchema,
@@ -14,7 +14,8 @@ const idParams = z.object({
   id: z.coerce
     .number({ error: "must be a number" })
     .int("must be a whole number")
-    .positive("must be positive"),
+    .positive("must be positive")
+    .max(MAX_ROW_ID, "is larger than any id"),
 });
 
 /** The school's review of uploaded documents: accept, return, the zip of current documents. */

@@ -8,6 +8,7 @@ import {
   thesisDetailsInputSchema,
   thesisDetailsSchema,
 } from "../../common/documents.js";
+import { MAX_ROW_ID } from "../../common/api.js";
 import { DOCUMENTS } from "../../common/workflow.js";
 import { currentUser, requireUser } from "../auth/plugin.js";
 import type { RateLimit } from "../config.js";
@@ -23,7 +24,7 @@ import {
 
 const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
 const itemParams = indexNumberParams.extend({ item: z.enum(DOCUMENTS) });
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) });
 const fileQuery = z.object({
   download: z.enum(["0", "1"]).optional().describe("1: as an attachment rather than inline"),
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { MAX_ROW_ID } from "../../common/api.js";
 import {
   messageListResponseSchema,
   sendMessageSchema,
@@ -29,7 +30,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["messages"],
         summary: "Mark one of the student's messages read",
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) }),
         response: { 200: successSchema },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { toStatusView } from "../../common/submission.js";
-import { errorBodySchema, submissionStatusResponseSchema } from "../../common/api.js";
+import { MAX_ROW_ID, errorBodySchema, submissionStatusResponseSchema } from "../../common/api.js";
 import {
   bulkUpdateResponseSchema,
   bulkUpdateSchema,
@@ -31,11 +31,10 @@ import {
 } from "./service.js";
 import { transferRoutes } from "./transfer-routes.js";
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) });
 const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
 
 export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
-
   app.get(
     "/submissions/:indexNumber",
     {
