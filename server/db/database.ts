@@ -21,6 +21,13 @@ export function createDatabase(config: DatabaseConfig): Db {
     pool.on("error", (error) => {
       console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
     });
+    // The pool listens only while a connection is idle. One that PostgreSQL closes while a request
+    // holds it (a transaction between two queries) reports on the connection itself, and with no
+    // listener that would end the process. The request's own query fails instead (503, see
+    // isDatabaseUnavailable), and the pool discards the connection when it is released.
+    pool.on("connect", (client) => {
+      client.on("error", () => undefined);
+    });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (config.path !== ":memory:") fs.mkdirSync(path.dirname(config.path), { recursive: true });
