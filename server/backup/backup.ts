@@ -56,7 +56,7 @@ export async function backupDatabase(
     };
   } catch (error) {
     if (error instanceof BackupError) {
-      throw new BackupError(`${error.message} Nothing was written to ${file}.`);
+      throw new BackupError(`${sentence(error.message)} Nothing was written to ${file}.`);
     }
     throw error;
   } finally {
@@ -68,4 +68,8 @@ export async function backupDatabase(
 
 function isDatabaseFile(file: string, databasePath: string): boolean {
   return [databasePath, `${databasePath}-wal`, `${databasePath}-shm`].includes(file);
+}
+
+function sentence(message: string): string {
+  return /[.!?]$/.test(message) ? message : `${message}.`;
 }

@@ -117,7 +117,8 @@ export async function restoreSqlite(
 function assertNotInUse(file: string): void {
   let db: SQLite.Database | null = null;
   try {
-    db = new SQLite(file, { fileMustExist: true });
+    // No waiting: an idle server's connection blocks the lock for as long as it stays open.
+    db = new SQLite(file, { fileMustExist: true, timeout: 0 });
     db.pragma("locking_mode = exclusive");
     db.exec("begin exclusive");
     db.exec("commit");
@@ -214,9 +215,12 @@ function checkSearchIndex(handle: SQLite.Database, label: string): void {
 }
 
 function listProblems(problems: string[]): string {
-  const shown = problems.slice(0, SHOWN_PROBLEMS).join("; ");
+  const shown = problems
+    .slice(0, SHOWN_PROBLEMS)
+    .map((problem) => problem.replace(/\s*\n\s*/g, " "))
+    .join("; ");
   const more = problems.length - SHOWN_PROBLEMS;
-  return more > 0 ? `${shown}; and ${more} more` : shown;
+  return more > 0 ? `${shown}; and ${more} more.` : `${shown}.`;
 }
 
 /**
