@@ -1,7 +1,8 @@
+import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
-import { nowIso } from "../db/database.js";
+import { createDatabase, nowIso } from "../db/database.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import { installWriteTrap } from "../testing/write-trap.js";
 import {
@@ -171,3 +172,51 @@ describe("the store behind @fastify/rate-limit", () => {
     expect(row?.resets_at).toBe(nowIso(later(60_000)));
   });
 });
+
+describe("the store when the database cannot be reached", () => {
+  it("refuses with 503 and logs a warning, not an error: the outage is not a fault here", async () => {
+    const port = await closedPort();
+    const unreachable = createDatabase({
+      kind: "postgres",
+      url: `postgres://postgres@127.0.0.1:${port}/ets`,
+    });
+    const lines: string[] = [];
+    const app = Fastify({
+      logger: { level: "warn", stream: { write: (line: string) => lines.push(line) } },
+    });
+    try {
+      await app.register(rateLimit, {
+        global: false,
+        store: databaseRateLimitStore(unreachable, { log: app.log }),
+      });
+      app.post("/limited", { config: { rateLimit: { max: 5, timeWindow: 60_000 } } }, async () => ({
+        ok: true,
+      }));
+      const refused = await app.inject({ method: "POST", url: "/limited" });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toMatchObject({ message: LIMITS_UNAVAILABLE_MESSAGE });
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: "request limit: the counter could not be updated; refusing the request",
+        }),
+      );
+    } finally {
+      await app.close();
+      await unreachable.destroy();
+    }
+  });
+});
+
+/** A loopback port with nothing listening on it (bound, then released). */
+async function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import { nowIso, type Db } from "../db/database.js";
-import { AppError } from "../errors.js";
+import { AppError, isDatabaseUnavailable } from "../errors.js";
 
 /**
  * Request limits counted in the database (docs/decisions/008-several-servers.md, "Request
@@ -121,7 +121,9 @@ export function databaseRateLimitStore(
           });
         },
         (error: unknown) => {
-          options.log.error(
+          // A database that is down is reported where it is noticed; anything else is a fault here.
+          const level = isDatabaseUnavailable(error) ? "warn" : "error";
+          options.log[level](
             { err: error, limit: this.#prefix.slice(0, -1) },
             "request limit: the counter could not be updated; refusing the request",
           );
