@@ -308,7 +308,9 @@ describe("backup while submissions are being written", () => {
     const count = await expectWholeCommits(restoredDb, database.db);
     expect(count).toBeGreaterThanOrEqual(before);
     expect(count).toBeLessThanOrEqual(after);
-    expect(restoredRun.stdout).toMatch(new RegExp(`submissions +${count}\\n`));
+    expect(restoredRun.stdout).toMatch(
+      new RegExp(`submissions +${count.toLocaleString("en-US")}\\n`),
+    );
     const documents = await restoredDb
       .selectFrom("submission_documents")
       .select(["item", "sha256"])
@@ -316,6 +318,25 @@ describe("backup while submissions are being written", () => {
       .execute();
     expect(documents.map((d) => d.item)).toEqual(["thesis", "turnitinReport"]);
     for (const document of documents) expect(await storage.exists(document.sha256)).toBe(true);
+  });
+});
+
+describe("the command lines' refusals", () => {
+  it("print one line and exit 1 on a refusal, the usage and exit 2 on bad arguments, never a stack trace", async () => {
+    const env = { DATABASE_URL: database.url, NODE_ENV: "test" };
+    const missing = path.join(dir, "no-such-backup.sqlite");
+    const refused = await runScript("restore.ts", [missing, "--into", newTarget().url], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toBe(`There is no backup file at ${missing}.\n`);
+
+    const noOut = await runScript("backup.ts", [], env);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toMatch(
+      /^--out FILE is missing: where to write the backup\.\nUsage: npm run backup -- --out FILE/,
+    );
+    expect(noOut.stderr).not.toMatch(/\n\s+at /);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
 
