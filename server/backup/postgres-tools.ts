@@ -9,17 +9,15 @@ import { BackupError } from "./backup-error.js";
  * object type and version difference, which a hand-written dump would not.
  */
 
-export type PostgresTool = "pg_dump" | "pg_restore" | "psql";
-
 /** Debian keeps each major version's programs here; /usr/bin holds wrappers that pick one. */
 export const DEBIAN_POSTGRESQL_ROOT = "/usr/lib/postgresql";
 
 /**
- * The program to run: its name when it is on PATH, else the newest Debian install (a newer
- * pg_dump reads older servers, never the reverse).
+ * The program to run (pg_dump, pg_restore, psql): its name when it is on PATH, else the newest
+ * Debian install (a newer pg_dump reads older servers, never the reverse).
  */
 export async function findPostgresTool(
-  name: PostgresTool | string,
+  name: string,
   debianRoot: string = DEBIAN_POSTGRESQL_ROOT,
 ): Promise<string> {
   if ((await runTool(name, ["--version"]).catch(() => null))?.code === 0) return name;
