@@ -20,12 +20,17 @@ import {
 /**
  * Two app servers on one database, each with its own connection, as behind a reverse proxy: the
  * request limits and the account back-off hold for both together as they do for one server
- * (docs/decisions/008-several-servers.md). The limits are the defaults, except uploads.
+ * (docs/decisions/008-several-servers.md). The limits are written out: the tests count to them.
  */
 let first: TestApp;
 let second: FastifyInstance;
 beforeAll(async () => {
-  first = await createTestApp({ RATE_LIMIT_UPLOADS: "2" });
+  first = await createTestApp({
+    RATE_LIMIT_SIGN_IN: "10",
+    RATE_LIMIT_ACCOUNT_CODES: "3",
+    RATE_LIMIT_ACCOUNT_FAILURES: "5",
+    RATE_LIMIT_UPLOADS: "2",
+  });
   // No db passed: the second server opens its own connection from the same DATABASE_URL.
   second = await buildApp(first.config, { webRoot: path.join(os.tmpdir(), "ets-no-web") });
   await second.ready();
