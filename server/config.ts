@@ -42,6 +42,11 @@ export interface Config {
   mailWorker: boolean;
   /** How often the mail worker looks for due mail. */
   mailPollIntervalMs: number;
+  /**
+   * On SIGTERM, how long the requests in flight may take to finish before their connections are
+   * cut; the process exits (1) if closing is still not over 5 s later (ETS_SHUTDOWN_DEADLINE_SECONDS).
+   */
+  shutdownDeadlineMs: number;
   /** Request limits on sign-in, sign-up, code requests and the contact form (docs/decisions/004). */
   rateLimits: RateLimits;
 }
@@ -179,6 +184,15 @@ const envSchema = z.object({
   ),
   ETS_MAX_THESIS_MB: megabytes(100),
   ETS_MAX_FORM_MB: megabytes(10),
+  ETS_SHUTDOWN_DEADLINE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number of seconds from 1 to 600")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 600, "must be a whole number of seconds from 1 to 600")
+      .default(10),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -250,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxFormBytes: e.ETS_MAX_FORM_MB * MEGABYTE,
     mailWorker: true,
     mailPollIntervalMs: 2000,
+    shutdownDeadlineMs: e.ETS_SHUTDOWN_DEADLINE_SECONDS * 1000,
     rateLimits: {
       signIn: { max: e.RATE_LIMIT_SIGN_IN, windowMs: MINUTE_MS },
       signUp: { max: e.RATE_LIMIT_SIGN_UP, windowMs: 15 * MINUTE_MS },

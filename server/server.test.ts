@@ -1,9 +1,16 @@
-import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { resolveFromRoot } from "./paths.js";
+import { enqueueMail } from "./mail/outbox.js";
+import { createUser, makeSubmission } from "./testing/factories.js";
+import { uniquePdf } from "./testing/documents.js";
+import { createTestDatabase, type TestDatabase } from "./testing/test-app.js";
+import { multipartBody } from "./testing/uploads.js";
 
 // The real entry point, run as a process in an empty folder, so "nothing is written" can be seen.
 function start(env: Record<string, string>) {
@@ -30,6 +37,7 @@ describe("server start with bad configuration", () => {
   it.each([
     ["PORT", { PORT: "abc" }],
     ["DATABASE_URL", { DATABASE_URL: "mysql://x" }],
+    ["ETS_SHUTDOWN_DEADLINE_SECONDS", { ETS_SHUTDOWN_DEADLINE_SECONDS: "0" }],
   ])("stops with a one-line error naming %s and writes nothing", (variable, env) => {
     const result = start(env);
     expect(result.status).toBe(1);
@@ -37,5 +45,263 @@ describe("server start with bad configuration", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(variable);
     expect(result.written).toEqual([]);
+  });
+});
+
+/** A port nobody listens on right now, for a server process to take. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  /** Everything the process has written, line by line, stdout and stderr together. */
+  lines: string[];
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/** The real entry point as a process of its own, listening on a port of its own. */
+async function serve(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "ets-serve-"));
+  const child = spawn(
+    process.execPath,
+    [
+      resolveFromRoot("node_modules", "tsx", "dist", "cli.mjs"),
+      resolveFromRoot("server", "server.ts"),
+    ],
+    {
+      cwd,
+      env: {
+        NODE_ENV: "test",
+        LOG_LEVEL: "info",
+        ETS_SAMPLE_DATA: "off",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        STORAGE_URL: `file:${path.join(cwd, "files")}`,
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const lines: string[] = [];
+  const collect = (stream: NodeJS.ReadableStream) => {
+    let rest = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => {
+      const parts = (rest + chunk).split("\n");
+      rest = parts.pop() ?? "";
+      lines.push(...parts);
+    });
+  };
+  if (child.stdout) collect(child.stdout);
+  if (child.stderr) collect(child.stderr);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  void exited.then(() => fs.rmSync(cwd, { recursive: true, force: true }));
+  const waitForLine = async (pattern: RegExp, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = lines.find((line) => pattern.test(line));
+      if (found !== undefined) return found;
+      if (Date.now() > deadline || child.exitCode !== null) {
+        throw new Error(`The server never wrote ${pattern}; it wrote:\n${lines.join("\n")}`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  await waitForLine(/ETS Tracking is running at/);
+  return { child, port, lines, waitForLine, exited };
+}
+
+/** What a connection attempt to the port gives: "connected" or the error's code. */
+async function connectTo(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve("connected");
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+interface SlowUpload {
+  /** Sends the rest of the body. */
+  finish(): void;
+  /** The answer, or the error that ended the connection without one. */
+  answer: Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>;
+}
+
+/** A PDF uploaded as a browser would, except that only its first half is sent until finish(). */
+function slowUpload(port: number, token: string, indexNumber: string, pdf: Buffer): SlowUpload {
+  // A browser's keep-alive connection: after its answer it would stay open, idle, unless told.
+  const agent = new http.Agent({ keepAlive: true });
+  const { payload, contentType } = multipartBody([
+    { name: "file", fileName: "supervisor-form.pdf", contentType: "application/pdf", content: pdf },
+  ]);
+  const request = http.request({
+    host: "127.0.0.1",
+    port,
+    method: "POST",
+    path: `/api/submissions/${indexNumber}/documents/supervisorForm`,
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": contentType,
+      "content-length": payload.length,
+    },
+    agent,
+  });
+  const answer = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      request.once("response", (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.once("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      request.once("error", reject);
+    },
+  );
+  const half = Math.floor(payload.length / 2);
+  request.write(payload.subarray(0, half));
+  void answer.catch(() => undefined).finally(() => agent.destroy());
+  return { finish: () => request.end(payload.subarray(half)), answer };
+}
+
+/** A TCP server that accepts connections and never says a word, until told to drop them. */
+async function silentServer() {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    sockets,
+    dropAll,
+    stop: async () => {
+      dropAll();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("The condition did not come true in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("graceful shutdown", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  async function studentWithSubmission(indexNumber: string) {
+    await makeSubmission(database.db, { indexNumber });
+    const student = await createUser(database.db, "student", { indexNumber });
+    const token = /Bearer (\S+)/.exec(student.bearer.authorization ?? "")?.[1] ?? "";
+    return { token };
+  }
+
+  async function versionsOf(indexNumber: string) {
+    return database.db
+      .selectFrom("submission_documents as d")
+      .innerJoin("submissions as s", "s.id", "d.submission_id")
+      .select(["d.item", "d.version"])
+      .where("s.index_number", "=", indexNumber)
+      .execute();
+  }
+
+  it("on SIGTERM refuses new connections at once, answers the upload in flight, lets the mail pass finish, closes and exits 0", async () => {
+    const indexNumber = "81000001";
+    const { token } = await studentWithSubmission(indexNumber);
+    // An SMTP server that takes the connection and says nothing until the test lets it go: the
+    // mail worker's pass is still running when the signal comes.
+    const smtp = await silentServer();
+    const mailId = await enqueueMail(database.db, {
+      to: "examiner@school.edu",
+      subject: "In flight at shutdown",
+      text: "hello",
+      template: { name: "test" },
+    });
+    const server = await serve({
+      DATABASE_URL: database.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    });
+    try {
+      await until(() => smtp.sockets.size > 0);
+      const upload = slowUpload(server.port, token, indexNumber, uniquePdf());
+      // The server has the request (its headers); half of the file is still to come.
+      await server.waitForLine(/"url":"\/api\/submissions\/81000001\/documents\/supervisorForm"/);
+
+      server.child.kill("SIGTERM");
+      await server.waitForLine(/shutting down/);
+      // Refused while the upload and the mail pass are still under way: a proxy moves on at once.
+      expect(await connectTo(server.port)).toBe("ECONNREFUSED");
+
+      upload.finish();
+      const answer = await upload.answer;
+      expect(answer.status).toBe(201);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        data: { item: "supervisorForm", version: 1, fileName: "supervisor-form.pdf" },
+      });
+      // The answer closes its keep-alive connection, which would otherwise hold the exit.
+      expect(answer.headers.connection).toBe("close");
+
+      // The SMTP server drops the connection: the pass records a failed attempt, then all closes.
+      smtp.dropAll();
+      expect(await server.exited).toBe(0);
+      expect(server.lines.join("\n")).not.toMatch(/deadline reached|"level":50/);
+      expect(await versionsOf(indexNumber)).toEqual([{ item: "supervisorForm", version: 1 }]);
+      expect(
+        await database.db
+          .selectFrom("outbox")
+          .select(["status", "attempts"])
+          .where("id", "=", mailId)
+          .executeTakeFirst(),
+      ).toEqual({ status: "pending", attempts: 1 });
+    } finally {
+      if (server.child.exitCode === null) server.child.kill("SIGKILL");
+      await smtp.stop();
+    }
+  });
+
+  it("cuts a request still running at the deadline, leaves nothing of it, and still exits 0", async () => {
+    const indexNumber = "81000002";
+    const { token } = await studentWithSubmission(indexNumber);
+    const server = await serve({ DATABASE_URL: database.url, ETS_SHUTDOWN_DEADLINE_SECONDS: "1" });
+    try {
+      const upload = slowUpload(server.port, token, indexNumber, uniquePdf());
+      await server.waitForLine(/"url":"\/api\/submissions\/81000002\/documents\/supervisorForm"/);
+
+      server.child.kill("SIGTERM");
+      // The rest of the file never comes: the deadline ends the connection without an answer.
+      await expect(upload.answer).rejects.toThrow(/socket hang up|ECONNRESET/);
+      expect(await server.exited).toBe(0);
+      expect(server.lines.join("\n")).toMatch(/shutdown deadline reached/);
+      expect(await versionsOf(indexNumber)).toEqual([]);
+    } finally {
+      if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    }
   });
 });
