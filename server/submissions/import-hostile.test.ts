@@ -1,6 +1,12 @@
+import ExcelJS from "exceljs";
+import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZipFile } from "yazl";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { createUser, type TestUser } from "../testing/factories.js";
+import { csvLine } from "./csv.js";
+import { SHEET_LIMITS } from "./spreadsheet.js";
+import { XLSX_LIMITS } from "./zip-guard.js";
 
 /** Imports of files and forms built to hurt: the answer is a clear 400 or 413, never a 500. */
 
@@ -24,13 +30,90 @@ function form(boundary: string, content: string): string {
   );
 }
 
-function post(contentType: string, payload: string) {
+function post(contentType: string, payload: string | Buffer, url = "/api/admin/import/preview") {
   return t.app.inject({
     method: "POST",
-    url: "/api/admin/import/preview",
+    url,
     headers: { ...admin.headers, "content-type": contentType },
     payload,
   });
+}
+
+function upload(url: string, file: Buffer, fileName: string) {
+  const head = Buffer.from(
+    `--b\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+      "Content-Type: application/octet-stream\r\n\r\n",
+  );
+  return post(
+    "multipart/form-data; boundary=b",
+    Buffer.concat([head, file, Buffer.from("\r\n--b--\r\n")]),
+    url,
+  );
+}
+
+const countSubmissions = async () =>
+  Number(
+    (
+      await t.db
+        .selectFrom("submissions")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** A zip of these parts, deflated by zlib (yazl), as any spreadsheet program writes one. */
+function zipOf(parts: { name: string; data: Buffer }[]): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const part of parts) zip.addBuffer(part.data, part.name, { compress: true });
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on("error", reject);
+    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/** The parts of a real workbook exceljs wrote, holding these rows. */
+async function workbookParts(rows: string[][]): Promise<{ name: string; data: Buffer }[]> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Records");
+  for (const row of rows) sheet.addRow(row);
+  const zip = await JSZip.loadAsync(Buffer.from(await workbook.xlsx.writeBuffer()));
+  const parts: { name: string; data: Buffer }[] = [];
+  for (const file of Object.values(zip.files)) {
+    if (!file.dir) parts.push({ name: file.name, data: await file.async("nodebuffer") });
+  }
+  return parts;
+}
+
+/** A real workbook whose first sheet's XML is replaced by `sheetXml`. */
+async function workbookWithSheet(sheetXml: Buffer): Promise<Buffer> {
+  const parts = await workbookParts([["StudentName", "IndexNumber", "Programme"]]);
+  return zipOf(
+    parts.map((part) =>
+      part.name === "xl/worksheets/sheet1.xml" ? { name: part.name, data: sheetXml } : part,
+    ),
+  );
+}
+
+/** Where the central directory describes the part `name`. */
+function directoryEntryOf(zip: Buffer, name: string): number {
+  const signature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+  for (let at = zip.indexOf(signature); at >= 0; at = zip.indexOf(signature, at + 4)) {
+    const length = zip.readUInt16LE(at + 28);
+    if (zip.toString("utf8", at + 46, at + 46 + length) === name) return at;
+  }
+  throw new Error(`no directory entry for ${name}`);
+}
+
+/** Sheet XML of the same row repeated: it packs to almost nothing. */
+function repeatedRowsSheet(bytes: number): Buffer {
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+  const row = '<row><c t="inlineStr"><is><t>Ama Owusu</t></is></c></row>';
+  const tail = "</sheetData></worksheet>";
+  return Buffer.from(head + row.repeat(Math.ceil(bytes / row.length)) + tail);
 }
 
 describe("a malformed multipart form", () => {
@@ -67,5 +150,171 @@ describe("a malformed multipart form", () => {
     const res = await post("multipart/form-data; boundary=b", form("b", CSV));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ rows: 1, inserts: 1, errors: [] });
+  });
+});
+
+describe("an XLSX that unpacks to far more than it weighs", () => {
+  it("is refused before it is unpacked when its parts add up to more than 50 MB", async () => {
+    const bomb = await workbookWithSheet(repeatedRowsSheet(60 * 1024 * 1024));
+    // Small enough to pass the upload limit many times over: the guard, not the size cap, refuses it.
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const before = await countSubmissions();
+    for (const url of ["/api/admin/import/preview", "/api/admin/import/apply"]) {
+      const res = await upload(url, bomb, "records.xlsx");
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        success: false,
+        code: "validation",
+        message: expect.stringContaining("unpacks to more than 50 MB; at most 50 MB is read"),
+        fields: [{ field: "file" }],
+      });
+    }
+    expect(await countSubmissions()).toBe(before);
+  });
+
+  it("is refused when one big part is packed far tighter than a real sheet", async () => {
+    const tight = await workbookWithSheet(repeatedRowsSheet(4 * 1024 * 1024));
+    const res = await upload("/api/admin/import/preview", tight, "records.xlsx");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(
+      /^file: The workbook's part xl\/worksheets\/sheet1\.xml unpacks to [\d,]+ times its packed size, more than the 100 times/,
+    );
+  });
+
+  it("is refused when a part unpacks to more than its zip directory declares", async () => {
+    const sheet = repeatedRowsSheet(512 * 1024);
+    const zip = await workbookWithSheet(sheet);
+    // Rewrite the sheet's declared size in the central directory to a tenth of the truth.
+    const at = directoryEntryOf(zip, "xl/worksheets/sheet1.xml");
+    zip.writeUInt32LE(Math.floor(sheet.length / 10), at + 24);
+    const res = await upload("/api/admin/import/preview", zip, "records.xlsx");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "file: The workbook's part xl/worksheets/sheet1.xml unpacks to more than the size its zip directory declares; the file was refused.",
+    );
+  });
+
+  it("is refused when it holds more parts than a workbook has", async () => {
+    const parts = await workbookParts([["StudentName", "IndexNumber", "Programme"]]);
+    for (let i = 0; parts.length <= XLSX_LIMITS.maxEntries; i += 1) {
+      parts.push({ name: `xl/media/image${i}.png`, data: Buffer.from("x") });
+    }
+    const res = await upload("/api/admin/import/preview", await zipOf(parts), "records.xlsx");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      `file: The workbook holds ${(XLSX_LIMITS.maxEntries + 1).toLocaleString("en-US")} parts; at most 1,000 are read.`,
+    );
+  });
+
+  it("answers as before for a file that only starts like a zip", async () => {
+    const res = await upload(
+      "/api/admin/import/preview",
+      Buffer.from("PK\u0003\u0004 not a zip"),
+      "x.xlsx",
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().errors).toEqual([
+      {
+        row: 1,
+        column: null,
+        reason: "The file looks like a workbook but cannot be read as XLSX.",
+      },
+    ]);
+  });
+
+  it("still imports a normal workbook", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Records");
+    sheet.addRow(["StudentName", "IndexNumber", "Programme"]);
+    sheet.addRow(["Kofi Boateng", "10800101", "MPhil Economics"]);
+    sheet.addRow(["Efua Mensah", "10800102", "MA English"]);
+    const res = await upload(
+      "/api/admin/import/apply",
+      Buffer.from(await workbook.xlsx.writeBuffer()),
+      "records.xlsx",
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+  });
+});
+
+describe("a sheet with more rows or columns than are read", () => {
+  const header = ["StudentName", "IndexNumber", "Programme"];
+
+  it("is refused with the row limit in the message, for CSV", async () => {
+    const rows = Array.from({ length: SHEET_LIMITS.maxRows + 1 }, (_, i) => [
+      `Student ${i}`,
+      String(20_000_000 + i),
+      "MA English",
+    ]);
+    const csv = [header, ...rows].map((row) => csvLine(row)).join("");
+    const before = await countSubmissions();
+    const res = await upload("/api/admin/import/apply", Buffer.from(csv), "records.csv");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "file: The file has 50,001 rows besides the header; at most 50,000 are imported at once. Split it into smaller files.",
+    );
+    expect(await countSubmissions()).toBe(before);
+  });
+
+  it("is refused for a workbook with a value past the last row read", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Records");
+    sheet.addRow(header);
+    sheet.getCell(`A${SHEET_LIMITS.maxRows + 2}`).value = "far down";
+    const res = await upload(
+      "/api/admin/import/preview",
+      Buffer.from(await workbook.xlsx.writeBuffer()),
+      "records.xlsx",
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "file: The file has more than 50,000 rows besides the header; at most 50,000 are imported at once. Split it into smaller files.",
+    );
+  });
+
+  it("is refused for a value past the last column read, naming its row", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Records");
+    sheet.addRow(header);
+    sheet.addRow(["Ama Owusu", "10800201", "MA English"]);
+    sheet.getRow(2).getCell(SHEET_LIMITS.maxColumns + 1).value = "far right";
+    const res = await upload(
+      "/api/admin/import/preview",
+      Buffer.from(await workbook.xlsx.writeBuffer()),
+      "records.xlsx",
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "file: Row 2 has a value in column 101; at most 100 columns are read.",
+    );
+  });
+
+  it("is refused for a CSV header wider than the limit", async () => {
+    const res = await upload(
+      "/api/admin/import/preview",
+      Buffer.from(`${"a,".repeat(50_000)}a\r\n`),
+      "wide.csv",
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "file: Row 1 has a value in column 50,001; at most 100 columns are read.",
+    );
+  });
+
+  it("lets a sheet of exactly the limits through to the row checks", async () => {
+    const rows = Array.from({ length: SHEET_LIMITS.maxRows }, (_, i) => [
+      `Student ${i}`,
+      String(30_000_000 + i),
+      "MA English",
+    ]);
+    const csv = [header, ...rows].map((row) => csvLine(row)).join("");
+    const res = await upload("/api/admin/import/preview", Buffer.from(csv), "records.csv");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      rows: SHEET_LIMITS.maxRows,
+      inserts: SHEET_LIMITS.maxRows,
+      errors: [],
+    });
   });
 });

@@ -2,7 +2,9 @@ import { PassThrough, Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { RECORD_COLUMNS, toSubmissionRecord, type Submission } from "../../common/submission.js";
 import { DOCUMENTS, DOCUMENT_LABELS } from "../../common/workflow.js";
+import { validationError } from "../errors.js";
 import { CSV_BOM, CsvSyntaxError, csvLine, parseCsv, protectCell } from "./csv.js";
+import { checkZip } from "./zip-guard.js";
 
 /**
  * Spreadsheets in and out. The columns are the prototype's record columns (RECORD_COLUMNS),
@@ -24,9 +26,17 @@ export type SheetTable = string[][];
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
+/**
+ * The largest sheet read: far beyond a school's year of records, small enough that one import
+ * cannot hold the server's memory or time. The header row is not counted.
+ */
+export const SHEET_LIMITS = { maxRows: 50_000, maxColumns: 100 };
+
+const UNREADABLE_XLSX = "The file looks like a workbook but cannot be read as XLSX.";
+
 /** Reads an uploaded CSV or XLSX file (told apart by content, not by name). */
 export async function readSpreadsheet(bytes: Buffer): Promise<SheetTable> {
-  if (bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) return readXlsx(bytes);
+  if (bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) return withinLimits(await readXlsx(bytes));
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -34,7 +44,7 @@ export async function readSpreadsheet(bytes: Buffer): Promise<SheetTable> {
     throw new SpreadsheetError(1, "The file is neither an XLSX workbook nor UTF-8 CSV text.");
   }
   try {
-    return parseCsv(text);
+    return withinLimits(parseCsv(text));
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw new SpreadsheetError(error.row, error.message);
     throw error;
@@ -42,26 +52,77 @@ export async function readSpreadsheet(bytes: Buffer): Promise<SheetTable> {
 }
 
 async function readXlsx(bytes: Buffer): Promise<SheetTable> {
+  // Before exceljs unpacks anything: it inflates every part whole into memory.
+  const verdict = await checkZip(bytes);
+  if (!verdict.ok) {
+    if (verdict.kind === "limit") throw validationError("file", verdict.message);
+    throw new SpreadsheetError(1, UNREADABLE_XLSX);
+  }
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs's types predate Node's generic Buffer; the bytes are what it expects.
     await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
   } catch {
-    throw new SpreadsheetError(1, "The file looks like a workbook but cannot be read as XLSX.");
+    throw new SpreadsheetError(1, UNREADABLE_XLSX);
   }
   const sheet = workbook.worksheets[0];
   if (!sheet) return [];
   const table: SheetTable = [];
-  sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
+  // Rows and cells with values only: a cell that merely has a style adds nothing. Limits are
+  // checked as cells are read, before a stray value in the sheet's last row or column makes a
+  // million empty ones.
+  sheet.eachRow((row, rowNumber) => {
     const cells: string[] = [];
-    for (let column = 1; column <= row.cellCount; column += 1) {
-      cells.push(cellText(row.getCell(column).value));
-    }
+    row.eachCell((cell, column) => {
+      const text = cellText(cell.value);
+      if (text.trim() === "") return;
+      if (rowNumber - 1 > SHEET_LIMITS.maxRows) throw tooManyRows(null);
+      if (column > SHEET_LIMITS.maxColumns) throw tooManyColumns(rowNumber, column);
+      while (cells.length < column - 1) cells.push("");
+      cells.push(text);
+    });
     table[rowNumber - 1] = cells;
   });
-  // Rows eachRow skipped (blank ones before the first row with a value) stay empty.
+  // Rows eachRow skipped (blank ones) stay empty.
   return Array.from(table, (row) => row ?? []);
 }
+
+/** The table, or a 400 naming the limit when it has more rows or columns than are read. */
+function withinLimits(table: SheetTable): SheetTable {
+  let lastRow = 0;
+  for (let index = table.length - 1; index >= 0; index -= 1) {
+    if (table[index]?.some((cell) => cell.trim() !== "")) {
+      lastRow = index + 1;
+      break;
+    }
+  }
+  if (lastRow - 1 > SHEET_LIMITS.maxRows) throw tooManyRows(lastRow - 1);
+  for (let index = 0; index < lastRow; index += 1) {
+    const cells = table[index] ?? [];
+    let width = cells.length;
+    while (width > 0 && (cells[width - 1] ?? "").trim() === "") width -= 1;
+    if (width > SHEET_LIMITS.maxColumns) throw tooManyColumns(index + 1, width);
+  }
+  return table;
+}
+
+/** `rows`: how many the file has besides the header, when known. */
+function tooManyRows(rows: number | null) {
+  const has = rows === null ? `more than ${count(SHEET_LIMITS.maxRows)}` : count(rows);
+  return validationError(
+    "file",
+    `The file has ${has} rows besides the header; at most ${count(SHEET_LIMITS.maxRows)} are imported at once. Split it into smaller files.`,
+  );
+}
+
+function tooManyColumns(row: number, column: number) {
+  return validationError(
+    "file",
+    `Row ${count(row)} has a value in column ${count(column)}; at most ${count(SHEET_LIMITS.maxColumns)} columns are read.`,
+  );
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
 
 function cellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return "";
