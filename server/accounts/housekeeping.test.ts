@@ -164,6 +164,27 @@ describe("housekeeping", () => {
       await t.close();
     }
   });
+  it("removes request counters whose window has passed when the server starts", async () => {
+    const t = await createTestApp({}, { mailWorker: false });
+    try {
+      const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+      await t.db
+        .insertInto("rate_limit_counters")
+        .values([
+          { key: "POST /api/user_sign_in:203.0.113.7", count: 4, resets_at: inMinutes(-2) },
+          { key: "POST /api/user_sign_in:203.0.113.8", count: 2, resets_at: inMinutes(1) },
+        ])
+        .execute();
+      const app = await buildApp({ ...t.config, mailWorker: true }, { db: t.db });
+      await app.ready();
+      await app.close();
+      const left = await t.db.selectFrom("rate_limit_counters").select("key").execute();
+      expect(left).toEqual([{ key: "POST /api/user_sign_in:203.0.113.8" }]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("sweeps on one server at a time: not while another server holds its lease", async () => {
     const t = await createTestApp({}, { mailWorker: false });
     try {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { sweepRateLimitCounters } from "../auth/rate-limit-store.js";
 import { SESSION_LIMITS } from "../auth/session.js";
 import { nowIso, type Db } from "../db/database.js";
 import { sweepOrphanFiles } from "../documents/sweep.js";
@@ -73,8 +74,9 @@ const SWEEP_LEASE_MS = 5 * 60 * 1000;
 
 /**
  * Sweeps when the app is ready and every hour after, with the other background work
- * (config.mailWorker): expired secrets, and stored document files no version refers to. Of several
- * servers sharing the database, only the one holding the job's lease sweeps (server/jobs).
+ * (config.mailWorker): expired secrets, request counters whose window has passed, and stored
+ * document files no version refers to. Of several servers sharing the database, only the one
+ * holding the job's lease sweeps (server/jobs, docs/decisions/008-several-servers.md).
  */
 export const housekeeping = fp(
   async (app: FastifyInstance) => {
@@ -87,7 +89,13 @@ export const housekeeping = fp(
       } catch (error) {
         app.log.error({ err: error }, "housekeeping sweep failed");
       }
-      // Apart: a file store that cannot be reached must not hold up the secrets' sweep.
+      try {
+        const counters = await sweepRateLimitCounters(app.db);
+        if (counters > 0) app.log.info({ counters }, "request counters past their window removed");
+      } catch (error) {
+        app.log.error({ err: error }, "request counters sweep failed");
+      }
+      // Apart: a file store that cannot be reached must not hold up the database's sweeps.
       try {
         const files = await sweepOrphanFiles(app.db, app.storage);
         if (files.files + files.stagingFiles > 0)
