@@ -5,6 +5,7 @@ import { ZipFile } from "yazl";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { createUser, type TestUser } from "../testing/factories.js";
 import { csvLine } from "./csv.js";
+import { MAX_LISTED_PROBLEMS } from "./import.js";
 import { SHEET_LIMITS } from "./spreadsheet.js";
 import { XLSX_LIMITS } from "./zip-guard.js";
 
@@ -316,5 +317,35 @@ describe("a sheet with more rows or columns than are read", () => {
       inserts: SHEET_LIMITS.maxRows,
       errors: [],
     });
+  });
+});
+
+describe("a file with more problems than anyone reads", () => {
+  const rows = Array.from({ length: 2000 }, (_, i) => [`Student ${i}`, "no", "MA English"]);
+  const csv = Buffer.from(
+    [["StudentName", "IndexNumber", "Programme"], ...rows].map((row) => csvLine(row)).join(""),
+  );
+  const summary = {
+    row: MAX_LISTED_PROBLEMS + 2,
+    column: null,
+    reason: "and 1,500 more problems from this row on; only the first 500 are listed",
+  };
+
+  it("lists the first problems in the preview and counts the rest in a last line", async () => {
+    const res = await upload("/api/admin/import/preview", csv, "records.csv");
+    expect(res.statusCode).toBe(200);
+    const { errors } = res.json();
+    expect(errors).toHaveLength(MAX_LISTED_PROBLEMS + 1);
+    expect(errors[0]).toEqual({ row: 2, column: "IndexNumber", reason: expect.any(String) });
+    expect(errors.at(-1)).toEqual(summary);
+  });
+
+  it("says how many there are when it refuses the file", async () => {
+    const res = await upload("/api/admin/import/apply", csv, "records.csv");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "The file has 2,000 problems; nothing was imported. Correct the rows listed and try again.",
+    );
+    expect(res.json().errors.at(-1)).toEqual(summary);
   });
 });

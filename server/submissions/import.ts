@@ -156,6 +156,26 @@ async function planImport(db: Executor, table: SheetTable): Promise<ImportPlan> 
   return plan;
 }
 
+/**
+ * The most problems an answer lists. A file of 50,000 wrong rows has more problems than anyone
+ * reads, and listing them all made an answer of megabytes; the rest are counted in a last line.
+ */
+export const MAX_LISTED_PROBLEMS = 500;
+
+function listed(errors: ImportError[]): ImportError[] {
+  const first = errors[MAX_LISTED_PROBLEMS];
+  if (first === undefined) return errors;
+  const more = (errors.length - MAX_LISTED_PROBLEMS).toLocaleString("en-US");
+  return [
+    ...errors.slice(0, MAX_LISTED_PROBLEMS),
+    {
+      row: first.row,
+      column: null,
+      reason: `and ${more} more problems from this row on; only the first ${MAX_LISTED_PROBLEMS} are listed`,
+    },
+  ];
+}
+
 type ReadResult = { ok: true; table: SheetTable } | { ok: false; errors: ImportError[] };
 
 async function readTable(bytes: Buffer): Promise<ReadResult> {
@@ -179,7 +199,7 @@ export async function previewImport(db: Executor, bytes: Buffer): Promise<Import
     inserts: plan.inserts.length,
     updates: plan.updates.length,
     unchanged: plan.unchanged,
-    errors: plan.errors,
+    errors: listed(plan.errors),
   };
 }
 
@@ -194,7 +214,7 @@ export async function applyImport(
   const at = nowIso();
   return ctx.db.transaction().execute(async (trx) => {
     const plan = await planImport(trx, read.table);
-    if (plan.errors.length > 0) throw importRejected(plan.errors);
+    if (plan.errors.length > 0) throw importRejected(listed(plan.errors), plan.errors.length);
 
     const created = await insertSubmissions(trx, plan.inserts, at);
     await insertSubmissionEvents(

@@ -26,8 +26,9 @@ export function confirmationRequired(moves: WorkflowMove[]): AppError {
   );
 }
 
-export function importRejected(errors: ImportError[]): AppError {
-  const count = errors.length === 1 ? "1 problem" : `${errors.length} problems`;
+/** `total`: how many problems the file has, when `errors` lists only the first of them. */
+export function importRejected(errors: ImportError[], total = errors.length): AppError {
+  const count = total === 1 ? "1 problem" : `${total.toLocaleString("en-US")} problems`;
   return new AppError(
     "validation",
     `The file has ${count}; nothing was imported. Correct the rows listed and try again.`,
