@@ -1,0 +1,102 @@
+/**
+ * Test clients for the fault tests: plain HTTP over loopback (Node's fetch), each request written
+ * down with when it was sent, what came back and which app server answered (nginx's X-Upstream),
+ * so a test can count what failed around a fault and what happened to each write.
+ */
+
+export interface Outcome {
+  /** "read" or "write": what the test drives, not the HTTP method. */
+  kind: "read" | "write";
+  method: string;
+  path: string;
+  startedAt: number;
+  endedAt: number;
+  /** The HTTP status, or null when no answer came (the connection failed, or timed out). */
+  status: number | null;
+  /** The body as text (JSON for the API), or the network error's message. */
+  body: string;
+  /** Which app server nginx used ("127.0.0.1:port", several when it retried), when through nginx. */
+  upstream: string | null;
+}
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  body?: FormData;
+  kind?: "read" | "write";
+  timeoutMs?: number;
+}
+
+export async function send(
+  base: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Outcome> {
+  const method = options.method ?? "GET";
+  const startedAt = Date.now();
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | FormData | undefined;
+  if (options.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(options.json);
+  } else if (options.body) {
+    body = options.body;
+  }
+  try {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    });
+    const text = await res.text();
+    return {
+      kind: options.kind ?? (method === "GET" ? "read" : "write"),
+      method,
+      path,
+      startedAt,
+      endedAt: Date.now(),
+      status: res.status,
+      body: text,
+      upstream: res.headers.get("x-upstream"),
+    };
+  } catch (error) {
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return {
+      kind: options.kind ?? (method === "GET" ? "read" : "write"),
+      method,
+      path,
+      startedAt,
+      endedAt: Date.now(),
+      status: null,
+      body: `${error instanceof Error ? error.message : String(error)}${cause}`,
+      upstream: null,
+    };
+  }
+}
+
+export const succeeded = (o: Outcome) => o.status !== null && o.status >= 200 && o.status < 300;
+
+/** Runs `step` again and again until `until()` says stop; every outcome it returns is kept. */
+export async function loop(
+  until: () => boolean,
+  step: () => Promise<Outcome | Outcome[]>,
+  into: Outcome[],
+): Promise<void> {
+  while (!until()) {
+    const result = await step();
+    into.push(...(Array.isArray(result) ? result : [result]));
+  }
+}
+
+/** A short summary for a failing assertion: status and body of the first few outcomes. */
+export function summarize(outcomes: Outcome[], limit = 5): string {
+  return outcomes
+    .slice(0, limit)
+    .map((o) => `${o.method} ${o.path} -> ${o.status ?? "no answer"} ${o.body.slice(0, 200)}`)
+    .join("\n");
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
