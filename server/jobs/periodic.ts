@@ -62,7 +62,9 @@ export function runPeriodically(app: FastifyInstance, options: PeriodicJobOption
 
   const run = (now: Date): Promise<void> => {
     lastRunAt = now.getTime();
-    running = job(now)
+    // Through then(), so a job that throws before its first await is caught like one that rejects.
+    running = Promise.resolve()
+      .then(() => job(now))
       .catch((error: unknown) => log.error({ err: error }, "periodic job failed"))
       .finally(() => {
         running = null;
@@ -102,12 +104,13 @@ export function runPeriodically(app: FastifyInstance, options: PeriodicJobOption
   const takeStep = (): Promise<{ run: Promise<void> } | null> => {
     if (stepping) return stepping.then(() => null);
     const current = step();
-    stepping = current.then(
+    const settled = current.then(
       () => undefined,
       () => undefined,
     );
-    void stepping.finally(() => {
-      stepping = null;
+    stepping = settled;
+    void settled.finally(() => {
+      if (stepping === settled) stepping = null;
     });
     return current;
   };
