@@ -14,6 +14,7 @@ import { currentUser, requireUser } from "../auth/plugin.js";
 import { perAddress, perEmail } from "../auth/rate-limits.js";
 import { clearSessionCookie, setSessionCookie } from "../auth/session.js";
 import { changePassword, getMe, requestCode, signIn, signOut, signUp } from "./service.js";
+import { SMALL_BODY_LIMIT } from "../body-limits.js";
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -23,6 +24,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/create_user",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       config: perAddress(limits.signUp),
       preHandler: codesPerEmail,
       schema: {
@@ -41,6 +43,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/user_sign_in",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       config: perAddress(limits.signIn),
       schema: {
         tags: ["accounts"],
@@ -67,6 +70,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/logout",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["accounts"],
         summary: "End the session (answers success when there was none)",
@@ -96,6 +100,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/request_code",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       config: perAddress(limits.codeRequest),
       preHandler: codesPerEmail,
       schema: {
@@ -114,6 +119,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/change_password",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       onRequest: requireUser,
       schema: {
         tags: ["accounts"],

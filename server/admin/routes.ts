@@ -18,6 +18,7 @@ import {
 } from "../accounts/management.js";
 import { currentUser, requireAdmin } from "../auth/plugin.js";
 import { listFailedMail } from "../mail/outbox.js";
+import { SMALL_BODY_LIMIT } from "../body-limits.js";
 
 const userParams = z.object({
   id: z.coerce
@@ -48,6 +49,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/users",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
         summary: "Create an administrator (the new_user_entry form)",
@@ -70,6 +72,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/users/:id/deactivate",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
         summary: "Deactivate an account; its sessions end at once",
@@ -88,6 +91,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/users/:id/reactivate",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
         summary: "Reactivate an account",
@@ -106,6 +110,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/users/:id/resend_code",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
         summary: "Mail a student a new sign-in code",

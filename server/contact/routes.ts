@@ -8,11 +8,13 @@ import {
 import { requireAdmin } from "../auth/plugin.js";
 import { perAddress } from "../auth/rate-limits.js";
 import { listContactMessages, submitContactMessage } from "./service.js";
+import { TEXT_BODY_LIMIT } from "../body-limits.js";
 
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/contact",
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       config: perAddress(app.config.rateLimits.contact),
       schema: {
         tags: ["contact"],

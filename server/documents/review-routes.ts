@@ -9,6 +9,7 @@ import { currentUser, requireAdmin } from "../auth/plugin.js";
 import { presentDocumentVersion } from "./presenter.js";
 import { acceptDocument, returnDocument } from "./review.js";
 import { documentsZip } from "./zip.js";
+import { SMALL_BODY_LIMIT, TEXT_BODY_LIMIT } from "../body-limits.js";
 
 const idParams = z.object({
   id: z.coerce
@@ -26,6 +27,7 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/documents/:id/accept",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["documents"],
         summary:
@@ -44,6 +46,7 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/documents/:id/return",
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ["documents"],
         summary:

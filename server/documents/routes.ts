@@ -21,6 +21,7 @@ import {
   uploadDocument,
   type IncomingFile,
 } from "./service.js";
+import { TEXT_BODY_LIMIT } from "../body-limits.js";
 
 const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
 const itemParams = indexNumberParams.extend({ item: z.enum(DOCUMENTS) });
@@ -76,6 +77,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     "/submissions/:indexNumber/thesis",
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireUser,
       schema: {
         tags: ["documents"],

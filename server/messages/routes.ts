@@ -8,6 +8,7 @@ import {
 } from "../../common/submissions-api.js";
 import { currentUser, requireAdmin, requireStudent } from "../auth/plugin.js";
 import { listStudentMessages, readMessage, sendMessage } from "./service.js";
+import { SMALL_BODY_LIMIT, TEXT_BODY_LIMIT } from "../body-limits.js";
 
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -26,6 +27,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/messages/:id/read",
     {
+      bodyLimit: SMALL_BODY_LIMIT,
       preHandler: requireStudent,
       schema: {
         tags: ["messages"],
@@ -43,6 +45,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/messages",
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireAdmin,
       schema: {
         tags: ["messages"],

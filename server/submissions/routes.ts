@@ -30,6 +30,7 @@ import {
   updateSubmission,
 } from "./service.js";
 import { transferRoutes } from "./transfer-routes.js";
+import { TEXT_BODY_LIMIT } from "../body-limits.js";
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) });
 const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
@@ -97,6 +98,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/submissions",
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
@@ -133,6 +135,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     "/admin/submissions/:id",
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
@@ -176,6 +179,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/submissions/bulk",
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
