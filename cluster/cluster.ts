@@ -58,6 +58,12 @@ export interface Cluster {
   kill(server: AppServer, signal?: NodeJS.Signals): Promise<void>;
   /** Starts a stopped app server again on its port and waits until it is healthy. */
   restart(server: AppServer): Promise<void>;
+  /**
+   * Takes an app server out of nginx (`down`, and a reload that waits for the old workers) or
+   * puts it back: the rolling restart of docs/deploy.md, drain, SIGTERM, start, restore.
+   */
+  drain(server: AppServer): Promise<void>;
+  restore(server: AppServer): Promise<void>;
   /** The last lines of every app server and of nginx's error log, for a failing test's report. */
   logTails(): string;
   /** Stops nginx and every server by PID, closes `db`, drops the database unless kept. */
@@ -205,6 +211,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const ownDb = db;
     const ownDatabase = database;
     const nginx = started.nginx;
+    const drained = new Set<number>();
     let stopping: Promise<void> | null = null;
     return {
       url: nginx.url,
@@ -222,6 +229,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         if (server.child.running()) throw new Error(`app server ${server.number} is still running`);
         server.child = launch(server);
         await waitUntilServing(server);
+      },
+      drain: async (server) => {
+        drained.add(server.port);
+        await nginx.setDown([...drained]);
+      },
+      restore: async (server) => {
+        drained.delete(server.port);
+        await nginx.setDown([...drained]);
       },
       logTails: () => {
         const servers = started.servers.map(

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { csvLine } from "../server/submissions/csv.js";
+import type { Submission } from "../common/submission.js";
 import { createUser, makeSubmission, type TestUser } from "../server/testing/factories.js";
 import { startCluster, type AppServer, type Cluster } from "./cluster.js";
 import { testPostgresUrl } from "./postgres.js";
@@ -34,94 +35,178 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs 
   }
 }
 
+/**
+ * Administrators at work through nginx: readers (the list, a status, a record) and writers, each
+ * editing its own submission (no conflicts between writers), two fields at a time, with the
+ * version it last saw, as the admin's edit form does. After a write without a 2xx answer the
+ * writer reads the version again and goes on.
+ */
+function startEditing(
+  submissions: Submission[],
+  auth: Record<string, string>,
+  options: { fresh?: boolean } = {},
+) {
+  let stopped = false;
+  const reads: Outcome[] = [];
+  const writes: Outcome[] = [];
+  /** Writes answered 2xx: these must all be in the database afterwards. */
+  const acknowledged: { id: number; version: number; contact: string }[] = [];
+  /** Writes with no 2xx answer (cut off): either stored whole or not at all. */
+  const unacknowledged: { id: number; contact: string }[] = [];
+
+  const currentVersion = async (id: number): Promise<number> => {
+    for (;;) {
+      const o = await send(cluster.url, `/api/admin/submissions/${id}`, {
+        ...options,
+        headers: auth,
+      });
+      if (o.status === 200)
+        return (JSON.parse(o.body) as { data: { version: number } }).data.version;
+      await sleep(50);
+    }
+  };
+  const writer = async (s: Submission) => {
+    let version = s.version;
+    let n = 0;
+    await loop(
+      () => stopped,
+      async () => {
+        n += 1;
+        const contact = `w${s.id}-${n}-${Date.now()}`;
+        const o = await send(cluster.url, `/api/admin/submissions/${s.id}`, {
+          ...options,
+          method: "PATCH",
+          headers: auth,
+          json: { version, changes: { contact, studentName: `Edit Test ${s.id} ${n}` } },
+        });
+        if (o.status === 200) {
+          version = (JSON.parse(o.body) as { data: { version: number } }).data.version;
+          acknowledged.push({ id: s.id, version, contact });
+        } else {
+          unacknowledged.push({ id: s.id, contact });
+          version = await currentVersion(s.id);
+        }
+        return o;
+      },
+      writes,
+    );
+  };
+  const reader = async (r: number) => {
+    let n = 0;
+    await loop(
+      () => stopped,
+      async () => {
+        n += 1;
+        const s = submissions[(n + r) % submissions.length]!;
+        const paths = [
+          "/api/submissions?q=Edit&page=1&pageSize=20",
+          `/api/submissions/${encodeURIComponent(s.indexNumber)}`,
+          `/api/admin/submissions/${s.id}`,
+        ];
+        return send(cluster.url, paths[n % paths.length]!, { ...options, headers: auth });
+      },
+      reads,
+    );
+  };
+  const clients = [...submissions.map((s) => writer(s)), ...[0, 1, 2].map((r) => reader(r))];
+  return {
+    reads,
+    writes,
+    acknowledged,
+    unacknowledged,
+    stop: async () => {
+      stopped = true;
+      await Promise.all(clients);
+    },
+  };
+}
+
+async function editableSubmissions(label: string): Promise<Submission[]> {
+  return Promise.all(
+    [1, 2, 3].map((n) =>
+      makeSubmission(cluster.db, {
+        studentName: `Edit Test ${label} ${n}`,
+        contact: `start-${label}-${n}`,
+      }),
+    ),
+  );
+}
+
+/**
+ * Every acknowledged write is stored, and no write is half-done: each version bump has both its
+ * events, one per field, and the events chain from the first value to the stored one with nothing
+ * missing between. Returns how many writes without an answer were nonetheless stored (whole).
+ */
+async function expectEditsWhole(
+  submissions: Submission[],
+  traffic: ReturnType<typeof startEditing>,
+): Promise<number> {
+  const ids = submissions.map((s) => s.id);
+  const events = await cluster.db
+    .selectFrom("submission_events")
+    .select(["id", "submission_id", "field", "from_value", "to_value", "at"])
+    .where("submission_id", "in", ids)
+    .where("kind", "=", "edit")
+    .orderBy("id")
+    .execute();
+  const stored = await cluster.db
+    .selectFrom("submissions")
+    .select(["id", "version", "contact"])
+    .where("id", "in", ids)
+    .execute();
+  for (const write of traffic.acknowledged) {
+    expect(
+      events.some(
+        (e) =>
+          e.submission_id === write.id && e.field === "contact" && e.to_value === write.contact,
+      ),
+      `acknowledged write ${write.contact} is stored`,
+    ).toBe(true);
+    expect(stored.find((s) => s.id === write.id)!.version).toBeGreaterThanOrEqual(write.version);
+  }
+  for (const s of submissions) {
+    const row = stored.find((r) => r.id === s.id)!;
+    const mine = events.filter((e) => e.submission_id === s.id);
+    const contactEvents = mine.filter((e) => e.field === "contact");
+    const nameEvents = mine.filter((e) => e.field === "studentName");
+    expect(contactEvents).toHaveLength(row.version - s.version);
+    expect(nameEvents).toHaveLength(row.version - s.version);
+    expect(contactEvents.map((e) => e.at)).toEqual(nameEvents.map((e) => e.at));
+    const chain = [s.contact, ...contactEvents.map((e) => e.to_value)];
+    expect(contactEvents.map((e) => e.from_value)).toEqual(chain.slice(0, -1));
+    expect(chain.at(-1)).toBe(row.contact);
+  }
+  let storedWhole = 0;
+  for (const write of traffic.unacknowledged) {
+    const event = events.find((e) => e.field === "contact" && e.to_value === write.contact);
+    if (event) {
+      storedWhole += 1;
+      expect(events.filter((e) => e.submission_id === write.id && e.at === event.at)).toHaveLength(
+        2,
+      );
+    }
+  }
+  return storedWhole;
+}
+
+const statuses = (outcomes: Outcome[]) =>
+  outcomes.map((o) => o.status ?? "no answer").join(", ") || "none";
+
 describe("kill -9 of one of three servers under reads and writes", () => {
   it("keeps every read answering, keeps every acknowledged write, and leaves no write half-done", async () => {
     onTestFailed(() => console.log(cluster.logTails()));
-    const [victim] = cluster.servers.slice(1, 2) as [AppServer];
-    const submissions = await Promise.all(
-      [1, 2, 3].map((n) =>
-        makeSubmission(cluster.db, { studentName: `Kill Test ${n} 0`, contact: `start-${n}` }),
-      ),
-    );
-    const auth = admin.bearer;
-    let stopped = false;
-    const reads: Outcome[] = [];
-    const writes: Outcome[] = [];
-    /** Writes answered 2xx: these must all be in the database afterwards. */
-    const acknowledged: { id: number; version: number; contact: string }[] = [];
-    /** Writes with no 2xx answer (cut off by the kill): either whole or absent. */
-    const unacknowledged: { id: number; contact: string }[] = [];
-
-    const currentVersion = async (id: number): Promise<number> => {
-      for (;;) {
-        const o = await send(cluster.url, `/api/admin/submissions/${id}`, { headers: auth });
-        if (o.status === 200)
-          return (JSON.parse(o.body) as { data: { version: number } }).data.version;
-        await sleep(50);
-      }
-    };
-
-    // Each writer edits its own submission (no conflicts between writers), two fields a time, with
-    // the version it last saw, as the admin's edit form does.
-    const writer = async (id: number) => {
-      let version = 1;
-      let n = 0;
-      await loop(
-        () => stopped,
-        async () => {
-          n += 1;
-          const contact = `w${id}-${n}`;
-          const o = await send(cluster.url, `/api/admin/submissions/${id}`, {
-            method: "PATCH",
-            headers: auth,
-            json: { version, changes: { contact, studentName: `Kill Test ${id} ${n}` } },
-          });
-          if (o.status === 200) {
-            version = (JSON.parse(o.body) as { data: { version: number } }).data.version;
-            acknowledged.push({ id, version, contact });
-          } else {
-            unacknowledged.push({ id, contact });
-            version = await currentVersion(id);
-          }
-          return o;
-        },
-        writes,
-      );
-    };
-    const reader = async (r: number) => {
-      let n = 0;
-      await loop(
-        () => stopped,
-        async () => {
-          n += 1;
-          const s = submissions[(n + r) % submissions.length]!;
-          const paths = [
-            "/api/submissions?q=Kill&page=1&pageSize=20",
-            `/api/submissions/${encodeURIComponent(s.indexNumber)}`,
-            `/api/admin/submissions/${s.id}`,
-          ];
-          return send(cluster.url, paths[n % paths.length]!, { headers: auth });
-        },
-        reads,
-      );
-    };
-
-    const clients = [...submissions.map((s) => writer(s.id)), ...[0, 1, 2].map((r) => reader(r))];
+    const victim = cluster.servers[1]!;
+    const submissions = await editableSubmissions("kill");
+    const traffic = startEditing(submissions, admin.bearer);
     await sleep(1500);
     const killedAt = Date.now();
     await cluster.kill(victim, "SIGKILL");
     await sleep(4000);
-    stopped = true;
-    await Promise.all(clients);
+    await traffic.stop();
+    const { reads, writes } = traffic;
 
     const failedReads = reads.filter((o) => !succeeded(o));
     const writesCutOff = writes.filter((o) => !succeeded(o));
-    console.log(
-      `kill -9 under traffic: ${reads.length} reads (${reads.filter((o) => o.startedAt >= killedAt).length} after the kill), ` +
-        `${failedReads.length} failed; ${writes.length} writes, ${acknowledged.length} acknowledged, ` +
-        `${writesCutOff.length} cut off (${writesCutOff.map((o) => o.status ?? "no answer").join(", ") || "none"})`,
-    );
-
     // Traffic really was spread over the three servers, and the victim really stopped answering.
     const before = new Set(reads.filter((o) => o.endedAt < killedAt).map(answeredBy));
     expect(before).toEqual(new Set(cluster.servers.map(portOf)));
@@ -131,78 +216,63 @@ describe("kill -9 of one of three servers under reads and writes", () => {
 
     // Reads: nginx retries a GET the dead server did not answer on another server.
     expect(failedReads, summarize(failedReads)).toEqual([]);
-
     // A write cut off is answered by nginx (502: the server closed the connection), never a 500.
     for (const o of writesCutOff) expect(o.status, summarize([o])).toBe(502);
-
-    // Every acknowledged write is stored: its event is there and the version moved past it.
-    const events = await cluster.db
-      .selectFrom("submission_events")
-      .select(["id", "submission_id", "field", "from_value", "to_value", "at"])
-      .where(
-        "submission_id",
-        "in",
-        submissions.map((s) => s.id),
-      )
-      .where("kind", "=", "edit")
-      .orderBy("id")
-      .execute();
-    const stored = await cluster.db
-      .selectFrom("submissions")
-      .select(["id", "version", "contact", "student_name"])
-      .where(
-        "id",
-        "in",
-        submissions.map((s) => s.id),
-      )
-      .execute();
-    for (const write of acknowledged) {
-      expect(
-        events.some(
-          (e) =>
-            e.submission_id === write.id && e.field === "contact" && e.to_value === write.contact,
-        ),
-        `acknowledged write ${write.contact} is stored`,
-      ).toBe(true);
-      expect(stored.find((s) => s.id === write.id)!.version).toBeGreaterThanOrEqual(write.version);
-    }
-
-    // No write is half-done: every version bump has both its events, one per field, and the
-    // events chain from the first value to the stored one with nothing missing between.
-    for (const s of submissions) {
-      const row = stored.find((r) => r.id === s.id)!;
-      const mine = events.filter((e) => e.submission_id === s.id);
-      const contactEvents = mine.filter((e) => e.field === "contact");
-      const nameEvents = mine.filter((e) => e.field === "studentName");
-      expect(contactEvents).toHaveLength(row.version - 1);
-      expect(nameEvents).toHaveLength(row.version - 1);
-      expect(contactEvents.map((e) => e.at)).toEqual(nameEvents.map((e) => e.at));
-      const chain = [s.contact, ...contactEvents.map((e) => e.to_value)];
-      expect(contactEvents.map((e) => e.from_value)).toEqual(chain.slice(0, -1));
-      expect(chain.at(-1)).toBe(row.contact);
-    }
-    // A write cut off is either stored whole (both its events) or not at all.
-    let cutOffStored = 0;
-    for (const write of unacknowledged) {
-      const contactEvent = events.find(
-        (e) => e.to_value === write.contact && e.field === "contact",
-      );
-      if (contactEvent) {
-        cutOffStored += 1;
-        expect(
-          events.filter((e) => e.submission_id === write.id && e.at === contactEvent.at),
-        ).toHaveLength(2);
-      }
-    }
+    const storedWhole = await expectEditsWhole(submissions, traffic);
     console.log(
-      `kill -9 under traffic: of ${unacknowledged.length} writes cut off, ${cutOffStored} were stored whole, the others not at all`,
+      `kill -9 under traffic: ${reads.length} reads (${after.length} after the kill), ${failedReads.length} failed; ` +
+        `${writes.length} writes, ${traffic.acknowledged.length} acknowledged and all stored, ` +
+        `${writesCutOff.length} cut off (${statuses(writesCutOff)}), of which ${storedWhole} stored whole and the others not at all`,
     );
 
     // The killed server, started again, takes traffic again without touching the others.
     await cluster.restart(victim);
     await waitUntil("nginx sends reads to the restarted server again", async () => {
-      const o = await send(cluster.url, "/api/submissions?q=Kill&page=1", { headers: auth });
+      const o = await send(cluster.url, "/api/submissions?q=Edit&page=1", {
+        headers: admin.bearer,
+      });
       return succeeded(o) && answeredBy(o) === portOf(victim);
+    });
+  });
+});
+
+describe("a rolling restart under reads and writes", () => {
+  it("drains, stops with SIGTERM and starts each server in turn with no read or write failing", async () => {
+    onTestFailed(() => console.log(cluster.logTails()));
+    const submissions = await editableSubmissions("rolling");
+    // Draining reloads nginx, which closes its idle connections to clients (see `fresh`).
+    const traffic = startEditing(submissions, admin.bearer, { fresh: true });
+    await sleep(500);
+    for (const server of cluster.servers) {
+      const pid = server.child.pid;
+      // As docs/deploy.md says: out of nginx first, so no request is on its way to it when it
+      // closes; SIGTERM lets what it is doing finish; back into nginx once it is ready.
+      await cluster.drain(server);
+      await cluster.kill(server, "SIGTERM");
+      expect(await server.child.exited).toEqual({ code: 0, signal: null });
+      await cluster.restart(server);
+      expect(server.child.pid).not.toBe(pid);
+      await cluster.restore(server);
+      await sleep(300);
+    }
+    await sleep(500);
+    await traffic.stop();
+    const { reads, writes } = traffic;
+    const failedReads = reads.filter((o) => !succeeded(o));
+    const failedWrites = writes.filter((o) => !succeeded(o));
+    console.log(
+      `rolling restart: ${reads.length} reads, ${failedReads.length} failed; ` +
+        `${writes.length} writes, ${failedWrites.length} failed (${statuses(failedWrites)})`,
+    );
+    expect(failedReads, summarize(failedReads)).toEqual([]);
+    expect(failedWrites, summarize(failedWrites)).toEqual([]);
+    await expectEditsWhole(submissions, traffic);
+    // The last server restored takes its share again.
+    await waitUntil("nginx sends reads to the last restarted server", async () => {
+      const o = await send(cluster.url, "/api/submissions?q=Edit&page=1", {
+        headers: admin.bearer,
+      });
+      return succeeded(o) && answeredBy(o) === portOf(cluster.servers.at(-1)!);
     });
   });
 });

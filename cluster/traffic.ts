@@ -26,6 +26,13 @@ export interface RequestOptions {
   body?: FormData;
   kind?: "read" | "write";
   timeoutMs?: number;
+  /**
+   * A connection of its own, closed after the answer, instead of one kept alive from an earlier
+   * request. A browser resends a request that fails on a reused connection the server had just
+   * closed (as nginx does with its idle ones on a reload); this client does not, so a test that
+   * reloads nginx under traffic asks for fresh connections.
+   */
+  fresh?: boolean;
 }
 
 export async function send(
@@ -35,7 +42,10 @@ export async function send(
 ): Promise<Outcome> {
   const method = options.method ?? "GET";
   const startedAt = Date.now();
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    ...(options.fresh ? { connection: "close" } : {}),
+  };
   let body: string | FormData | undefined;
   if (options.json !== undefined) {
     headers["content-type"] = "application/json";
