@@ -11,6 +11,7 @@ import {
 import { MAX_ROW_ID } from "../../common/api.js";
 import { DOCUMENTS } from "../../common/workflow.js";
 import { currentUser, requireUser } from "../auth/plugin.js";
+import { clientFileStream, multipartReadError } from "../files/multipart.js";
 import type { RateLimit } from "../config.js";
 import { presentDocumentVersion, presentSubmissionDocuments } from "./presenter.js";
 import {
@@ -169,10 +170,15 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
 
 async function openFilePart(request: FastifyRequest, maxBytes: number): Promise<IncomingFile> {
   if (!request.isMultipart()) throw noFileAttached();
-  // One byte over the limit, so the upload pipeline sees the file pass it and refuses it.
-  const part = await request.file({ limits: { fileSize: maxBytes + 1 } });
+  let part: Awaited<ReturnType<FastifyRequest["file"]>>;
+  try {
+    // One byte over the limit, so the upload pipeline sees the file pass it and refuses it.
+    part = await request.file({ limits: { fileSize: maxBytes + 1 } });
+  } catch (error) {
+    throw multipartReadError(error);
+  }
   if (!part || part.fieldname !== "file") throw noFileAttached();
-  return { stream: part.file, clientName: part.filename };
+  return { stream: clientFileStream(part.file), clientName: part.filename };
 }
 
 /**
