@@ -79,7 +79,24 @@ export async function createClusterDatabase(serverUrl: string): Promise<ClusterD
   };
 }
 
-const PG_BIN = "/usr/lib/postgresql/15/bin";
+/** Where Debian keeps each PostgreSQL major version's server programs. */
+const PG_LIB = "/usr/lib/postgresql";
+
+/** The newest installed PostgreSQL's server programs (initdb, pg_ctl), as Debian lays them out. */
+function postgresBin(): string {
+  const versions = fs.existsSync(PG_LIB)
+    ? fs
+        .readdirSync(PG_LIB)
+        .filter((v) => fs.existsSync(path.join(PG_LIB, v, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (!versions[0]) {
+    throw new Error(
+      `PostgreSQL's server programs (initdb, pg_ctl) are not under ${PG_LIB}: apt-get install -y postgresql`,
+    );
+  }
+  return path.join(PG_LIB, versions[0], "bin");
+}
 
 export interface PrivatePostgres {
   port: number;
@@ -101,13 +118,7 @@ export interface PrivatePostgres {
  * `postgres` user through runuser.
  */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  for (const tool of ["initdb", "pg_ctl"]) {
-    if (!fs.existsSync(path.join(PG_BIN, tool))) {
-      throw new Error(
-        `${tool} is missing from ${PG_BIN}: apt-get install -y postgresql-15 (the server binaries)`,
-      );
-    }
-  }
+  const bin = postgresBin();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "ets-cluster-pg-"));
   const dataDir = path.join(root, "data");
   const asRoot = process.getuid?.() === 0;
@@ -118,8 +129,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   // Asynchronous, so a test's clients keep running while PostgreSQL stops and starts.
   const run = (tool: string, args: string[], timeoutMs = 60_000) =>
     new Promise<void>((resolve, reject) => {
-      const command = asRoot ? "runuser" : path.join(PG_BIN, tool);
-      const fullArgs = asRoot ? ["-u", "postgres", "--", path.join(PG_BIN, tool), ...args] : args;
+      const command = asRoot ? "runuser" : path.join(bin, tool);
+      const fullArgs = asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args;
       execFile(
         command,
         fullArgs,
