@@ -349,3 +349,28 @@ describe("a file with more problems than anyone reads", () => {
     expect(res.json().errors.at(-1)).toEqual(summary);
   });
 });
+
+describe("a file whose cells hold a NUL character", () => {
+  // PostgreSQL refused the whole import (a 500) and SQLite stored the NUL.
+  const csv = Buffer.from(
+    "StudentName,IndexNumber,Programme,Contact\r\nA\u0000ma Owusu,10800301,MA English,024\u0000 1\r\n",
+  );
+  const problems = [
+    { row: 2, column: "StudentName", reason: "must not contain a NUL character" },
+    { row: 2, column: "Contact", reason: "must not contain a NUL character" },
+  ];
+
+  it("names each such cell in the preview", async () => {
+    const res = await upload("/api/admin/import/preview", csv, "records.csv");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ rows: 1, inserts: 0, errors: problems });
+  });
+
+  it("is refused whole on apply, nothing imported", async () => {
+    const before = await countSubmissions();
+    const res = await upload("/api/admin/import/apply", csv, "records.csv");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual(problems);
+    expect(await countSubmissions()).toBe(before);
+  });
+});

@@ -111,6 +111,17 @@ async function planImport(db: Executor, table: SheetTable): Promise<ImportPlan> 
       return;
     }
     const record: Record<string, string> = {};
+    // PostgreSQL's text cannot hold a NUL (it refuses the whole import) and no record means one.
+    const withNul = columns.filter(
+      (column, index): column is RecordColumn =>
+        column !== null && (cells[index] ?? "").includes("\u0000"),
+    );
+    if (withNul.length > 0) {
+      for (const column of withNul) {
+        errors.push({ row, column, reason: "must not contain a NUL character" });
+      }
+      return;
+    }
     columns.forEach((column, index) => {
       if (column !== null) record[column] = unprotectCell(cells[index] ?? "");
     });
