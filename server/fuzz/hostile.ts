@@ -193,6 +193,13 @@ export const uploadContents: readonly { name: string; bytes: Buffer }[] = [
     ),
   },
   {
+    // A valid row but for the NUL in its text cells.
+    name: "nul-cells.csv",
+    bytes: Buffer.from(
+      "StudentName,IndexNumber,Programme,Contact\r\nA\u0000ma,10799001,M\u0000A,0\u00001\r\n",
+    ),
+  },
+  {
     name: "hostile.csv",
     bytes: Buffer.from(
       "StudentName,IndexNumber,Programme,Contact\r\n" +
