@@ -6,6 +6,7 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { answerFrameworkError } from "./framework-errors.js";
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -94,6 +95,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: 1024 * 1024,
     // Request ids in logs; never echo the client's own.
     genReqId: () => crypto.randomUUID(),
+    // A path the router cannot decode, or a parameter past maxParamLength, gets the API's error
+    // body too, instead of Fastify's, which echoes the whole path back.
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
