@@ -43,7 +43,7 @@ export const SLOT_STATE_LABELS: Record<SlotState, string> = {
   returned: "Returned",
 };
 
-/** The list filter over documents: any item missing, a version waiting for review, one returned. */
+/** The list filter over documents: an item missing, a version waiting for review, one returned. */
 export const DOCUMENT_FILTERS = ["missing", "waiting", "returned"] as const;
 export type DocumentFilter = (typeof DOCUMENT_FILTERS)[number];
 

@@ -57,7 +57,7 @@ const backends: { kind: "file" | "s3"; start: () => Promise<Backend> }[] = [
       };
       return {
         storage: createStorage(location, { stagingDir: staging }),
-        // Port 1 on the loopback refuses connections: any request would fail with ECONNREFUSED.
+        // Port 1 on the loopback refuses connections: every request would fail with ECONNREFUSED.
         unreachable: () => other({ endpoint: "http://127.0.0.1:1" }),
         broken: () => other({ bucket: "no-such-bucket-here" }),
         async cleanup() {

@@ -62,7 +62,7 @@ const countSubmissions = async () =>
     ).n,
   );
 
-/** A zip of these parts, deflated by zlib (yazl), as any spreadsheet program writes one. */
+/** A zip of these parts, deflated by zlib (yazl), as spreadsheet programs write one. */
 function zipOf(parts: { name: string; data: Buffer }[]): Promise<Buffer> {
   const zip = new ZipFile();
   for (const part of parts) zip.addBuffer(part.data, part.name, { compress: true });
