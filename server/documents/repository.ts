@@ -1,7 +1,7 @@
 import type { ReviewState } from "../../common/documents.js";
 import { DOCUMENTS, type DocumentItem } from "../../common/workflow.js";
 import type { SubmissionDocumentRow } from "../db/schema.js";
-import type { Executor } from "../submissions/repository.js";
+import { documentColumns, type Executor } from "../submissions/repository.js";
 
 /**
  * Uploaded document versions (table submission_documents) and the few submission columns the
@@ -128,24 +128,18 @@ export async function listDocumentVersions(
 // ---------------------------------------------------------------------------------------------
 // The submission's side
 
-const CHECKLIST_COLUMNS = {
-  thesis: ["thesis_submitted", "thesis_received_on"],
-  turnitinReport: ["turnitin_report_submitted", "turnitin_report_received_on"],
-  supervisorForm: ["supervisor_form_submitted", "supervisor_form_received_on"],
-  statementOfResult: ["statement_of_result_submitted", "statement_of_result_received_on"],
-  financialClearance: ["financial_clearance_submitted", "financial_clearance_received_on"],
-} as const satisfies Record<DocumentItem, readonly [string, string]>;
-
 function selectChecklist(db: Executor) {
-  return db
-    .selectFrom("submissions")
-    .select([
-      "id",
-      "index_number",
-      "thesis_title",
-      "thesis_abstract",
-      ...DOCUMENTS.flatMap((item) => CHECKLIST_COLUMNS[item]),
-    ]);
+  return db.selectFrom("submissions").select([
+    "id",
+    "index_number",
+    "thesis_title",
+    "thesis_abstract",
+    // The record's own checklist columns, named where the submissions repository names them.
+    ...DOCUMENTS.flatMap((item) => {
+      const { submitted, receivedOn } = documentColumns(item);
+      return [submitted, receivedOn];
+    }),
+  ]);
 }
 
 type ChecklistRow = NonNullable<
@@ -155,8 +149,14 @@ type ChecklistRow = NonNullable<
 function rowToChecklist(row: ChecklistRow): DocumentChecklist {
   const checklist = Object.fromEntries(
     DOCUMENTS.map((item) => {
-      const [submitted, receivedOn] = CHECKLIST_COLUMNS[item];
-      return [item, { submitted: Number(row[submitted]) === 1, receivedOn: row[receivedOn] }];
+      const { submitted, receivedOn } = documentColumns(item);
+      return [
+        item,
+        {
+          submitted: Number(row[submitted]) === 1,
+          receivedOn: (row[receivedOn] as string | null) ?? null,
+        },
+      ];
     }),
   ) as Record<DocumentItem, ChecklistEntry>;
   return {
