@@ -33,6 +33,12 @@ import { adminRoutes } from "./admin/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { documentRoutes } from "./documents/routes.js";
 import { documentReviewRoutes } from "./documents/review-routes.js";
+import { examinerRoutes } from "./examiners/routes.js";
+import { examinerLinkRoutes } from "./examiners/link-routes.js";
+import { reminderRoutes } from "./examiners/reminder-routes.js";
+import { examinerReminders } from "./examiners/reminders.js";
+import { ssoRoutes } from "./auth/sso/routes.js";
+import { samlRoutes } from "./auth/sso/saml-routes.js";
 import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
 import {
   createStorage,
@@ -165,6 +171,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Delivers the mail outbox while the app runs, when config.mailWorker is on (not in tests).
   await app.register(mailWorker);
   await app.register(housekeeping);
+  await app.register(examinerReminders);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(error);
@@ -187,6 +194,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(dashboardRoutes);
       await api.register(documentRoutes);
       await api.register(documentReviewRoutes);
+      await api.register(examinerRoutes);
+      await api.register(examinerLinkRoutes);
+      await api.register(reminderRoutes);
+      await api.register(ssoRoutes);
+      await api.register(samlRoutes);
     },
     { prefix: "/api" },
   );

@@ -49,6 +49,66 @@ export interface Config {
   shutdownDeadlineMs: number;
   /** Request limits on sign-in, sign-up, code requests and the contact form (docs/decisions/004). */
   rateLimits: RateLimits;
+  /** Examiners in the loop (docs/decisions/009-examiners.md). */
+  examiners: ExaminersConfig;
+  /** Single sign-on and which local sign-ins stay (docs/decisions/010-single-sign-on.md). */
+  sso: SsoConfig;
+}
+
+export interface ExaminersConfig {
+  /** How long an examiner's link works after it is sent (ETS_EXAMINER_LINK_DAYS, default 120). */
+  linkDays: number;
+  /** The report's due date, this many days after the link is sent (ETS_REPORT_DUE_DAYS, 42). */
+  reportDueDays: number;
+  /** Reminder days relative to the due date, ascending (ETS_REMINDER_DAYS, default -7,0,7,14). */
+  reminderDays: number[];
+  /** How often the reminder scheduler looks for due reminders (ETS_REMINDER_INTERVAL_SECONDS, 900). */
+  reminderIntervalMs: number;
+}
+
+export type LocalSignIn = "on" | "admins-only" | "off";
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | null;
+  scopes: string;
+  label: string;
+  emailClaim: string;
+  /** The claim carrying the student's index number, if the provider sends one. */
+  indexNumberClaim: string | null;
+  groupsClaim: string;
+}
+
+export interface SamlConfig {
+  /** The identity provider's metadata: a file path or an http(s) URL (SAML_IDP_METADATA). */
+  idpMetadata: string;
+  label: string;
+  /** Our entity id (SAML_SP_ENTITY_ID); default `${PUBLIC_URL}/api/auth/saml/metadata`. */
+  spEntityId: string;
+  emailAttribute: string;
+  indexNumberAttribute: string | null;
+  groupsAttribute: string;
+  /** Our own key and certificate (PEM files) for signing requests and decrypting; optional. */
+  spPrivateKeyFile: string | null;
+  spCertificateFile: string | null;
+  /** Largest clock difference accepted with the provider, in seconds (SAML_CLOCK_SKEW_SECONDS, 60). */
+  clockSkewSeconds: number;
+}
+
+export interface SsoConfig {
+  oidc: OidcConfig | null;
+  saml: SamlConfig | null;
+  /** Groups (claim or attribute values) whose members become administrators (SSO_ADMIN_GROUPS). */
+  adminGroups: string[];
+  /** Email addresses that become administrators (SSO_ADMIN_EMAILS), lower case. */
+  adminEmails: string[];
+  /**
+   * ETS_LOCAL_SIGN_IN: "on" (default) keeps the code sign-up and password sign-in for everyone;
+   * "admins-only" keeps password sign-in for administrators only (break-glass); "off" turns both
+   * off (only with single sign-on configured).
+   */
+  localSignIn: LocalSignIn;
 }
 
 export interface RateLimit {
@@ -69,6 +129,10 @@ export interface RateLimits {
   contact: RateLimit;
   /** Document uploads per account (RATE_LIMIT_UPLOADS per hour). */
   uploads: RateLimit;
+  /** Refused examiner-link tokens per client address (RATE_LIMIT_EXAMINER_LINKS per 15 minutes). */
+  examinerLinks: RateLimit;
+  /** Single sign-on starts and returns per client address (RATE_LIMIT_SSO per minute). */
+  sso: RateLimit;
   /** Consecutive failed sign-ins before an account starts to slow down (RATE_LIMIT_ACCOUNT_FAILURES). */
   accountFailuresBeforeBackoff: number;
 }
@@ -206,6 +270,55 @@ const envSchema = z.object({
   RATE_LIMIT_CONTACT: positiveCount(5),
   RATE_LIMIT_ACCOUNT_FAILURES: positiveCount(5),
   RATE_LIMIT_UPLOADS: positiveCount(30),
+  RATE_LIMIT_EXAMINER_LINKS: positiveCount(20),
+  RATE_LIMIT_SSO: positiveCount(30),
+  ETS_EXAMINER_LINK_DAYS: positiveCount(120),
+  ETS_REPORT_DUE_DAYS: positiveCount(42),
+  ETS_REMINDER_DAYS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^\s*-?\d{1,3}(\s*,\s*-?\d{1,3}){0,19}\s*$/,
+        "must be a comma-separated list of whole days relative to the due date, such as -7,0,7,14",
+      )
+      .default("-7,0,7,14"),
+  ),
+  ETS_REMINDER_INTERVAL_SECONDS: positiveCount(900),
+  OIDC_ISSUER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^https?:\/\/[^/\s]+/.test(v), "must be an http:// or https:// address")
+      .optional(),
+  ),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_SCOPES: z.preprocess(emptyToUndefined, z.string().default("openid email profile")),
+  OIDC_LABEL: z.preprocess(emptyToUndefined, z.string().max(60).default("your university account")),
+  OIDC_EMAIL_CLAIM: z.preprocess(emptyToUndefined, z.string().default("email")),
+  OIDC_INDEX_NUMBER_CLAIM: optionalString,
+  OIDC_GROUPS_CLAIM: z.preprocess(emptyToUndefined, z.string().default("groups")),
+  SAML_IDP_METADATA: optionalString,
+  SAML_LABEL: z.preprocess(emptyToUndefined, z.string().max(60).default("your university account")),
+  SAML_SP_ENTITY_ID: optionalString,
+  SAML_EMAIL_ATTRIBUTE: z.preprocess(emptyToUndefined, z.string().default("email")),
+  SAML_INDEX_NUMBER_ATTRIBUTE: optionalString,
+  SAML_GROUPS_ATTRIBUTE: z.preprocess(emptyToUndefined, z.string().default("groups")),
+  SAML_SP_PRIVATE_KEY_FILE: optionalString,
+  SAML_SP_CERTIFICATE_FILE: optionalString,
+  SAML_CLOCK_SKEW_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d{1,3}$/, "must be a whole number of seconds from 0 to 300")
+      .transform(Number)
+      .refine((n) => n <= 300, "must be a whole number of seconds from 0 to 300")
+      .default(60),
+  ),
+  SSO_ADMIN_GROUPS: optionalString,
+  SSO_ADMIN_EMAILS: optionalString,
+  ETS_LOCAL_SIGN_IN: z.preprocess(emptyToUndefined, z.enum(["on", "admins-only", "off"]).default("on")),
 });
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -235,6 +348,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) {
       problems.push(`ETS_STUDENT_EMAIL_DOMAINS has an invalid domain "${d}"`);
     }
+  }
+  const reminderDays = [
+    ...new Set(
+      e.ETS_REMINDER_DAYS.split(",")
+        .map((d) => Number(d.trim()))
+        .filter((d) => Number.isInteger(d)),
+    ),
+  ].sort((a, b) => a - b);
+  if (e.OIDC_ISSUER !== undefined && e.OIDC_CLIENT_ID === undefined) {
+    problems.push("OIDC_CLIENT_ID must be set with OIDC_ISSUER");
+  }
+  if (e.OIDC_ISSUER === undefined && e.OIDC_CLIENT_ID !== undefined) {
+    problems.push("OIDC_ISSUER must be set with OIDC_CLIENT_ID");
+  }
+  if (
+    e.ETS_LOCAL_SIGN_IN !== "on" &&
+    e.OIDC_ISSUER === undefined &&
+    e.SAML_IDP_METADATA === undefined
+  ) {
+    problems.push(
+      `ETS_LOCAL_SIGN_IN=${e.ETS_LOCAL_SIGN_IN} needs single sign-on (OIDC_ISSUER or SAML_IDP_METADATA), or nobody could sign in`,
+    );
+  }
+  if ((e.SAML_SP_PRIVATE_KEY_FILE === undefined) !== (e.SAML_SP_CERTIFICATE_FILE === undefined)) {
+    problems.push("SAML_SP_PRIVATE_KEY_FILE and SAML_SP_CERTIFICATE_FILE must be set together");
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -272,9 +410,55 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       accountCodes: { max: e.RATE_LIMIT_ACCOUNT_CODES, windowMs: 15 * MINUTE_MS },
       contact: { max: e.RATE_LIMIT_CONTACT, windowMs: 60 * MINUTE_MS },
       uploads: { max: e.RATE_LIMIT_UPLOADS, windowMs: 60 * MINUTE_MS },
+      examinerLinks: { max: e.RATE_LIMIT_EXAMINER_LINKS, windowMs: 15 * MINUTE_MS },
+      sso: { max: e.RATE_LIMIT_SSO, windowMs: MINUTE_MS },
       accountFailuresBeforeBackoff: e.RATE_LIMIT_ACCOUNT_FAILURES,
     },
+    examiners: {
+      linkDays: e.ETS_EXAMINER_LINK_DAYS,
+      reportDueDays: e.ETS_REPORT_DUE_DAYS,
+      reminderDays,
+      reminderIntervalMs: e.ETS_REMINDER_INTERVAL_SECONDS * 1000,
+    },
+    sso: {
+      oidc:
+        e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+          ? {
+              issuer: e.OIDC_ISSUER,
+              clientId: e.OIDC_CLIENT_ID,
+              clientSecret: e.OIDC_CLIENT_SECRET ?? null,
+              scopes: e.OIDC_SCOPES,
+              label: e.OIDC_LABEL,
+              emailClaim: e.OIDC_EMAIL_CLAIM,
+              indexNumberClaim: e.OIDC_INDEX_NUMBER_CLAIM ?? null,
+              groupsClaim: e.OIDC_GROUPS_CLAIM,
+            }
+          : null,
+      saml: e.SAML_IDP_METADATA
+        ? {
+            idpMetadata: e.SAML_IDP_METADATA,
+            label: e.SAML_LABEL,
+            spEntityId: e.SAML_SP_ENTITY_ID ?? `${publicUrl}/api/auth/saml/metadata`,
+            emailAttribute: e.SAML_EMAIL_ATTRIBUTE,
+            indexNumberAttribute: e.SAML_INDEX_NUMBER_ATTRIBUTE ?? null,
+            groupsAttribute: e.SAML_GROUPS_ATTRIBUTE,
+            spPrivateKeyFile: e.SAML_SP_PRIVATE_KEY_FILE ?? null,
+            spCertificateFile: e.SAML_SP_CERTIFICATE_FILE ?? null,
+            clockSkewSeconds: e.SAML_CLOCK_SKEW_SECONDS,
+          }
+        : null,
+      adminGroups: splitList(e.SSO_ADMIN_GROUPS),
+      adminEmails: splitList(e.SSO_ADMIN_EMAILS).map((email) => email.toLowerCase()),
+      localSignIn: e.ETS_LOCAL_SIGN_IN,
+    },
   };
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
 }
 
 function parseDatabaseUrl(url: string): DatabaseConfig {

@@ -175,6 +175,108 @@ export interface JobLeasesTable {
   expires_at: string;
 }
 
+/** The school's examiner list (migration 006). */
+export interface ExaminersTable {
+  id: Generated<number>;
+  name: string;
+  /** Lower case, unique. */
+  email: string;
+  institution: string;
+  kind: "internal" | "external";
+  active: ColumnType<Bool, Bool | undefined, Bool>;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One examiner nominated for one submission in one role (migration 006). */
+export interface ExaminationsTable {
+  id: Generated<number>;
+  submission_id: number;
+  examiner_id: number;
+  role: "internal" | "external";
+  state: "nominated" | "sent" | "received" | "report_submitted" | "replaced";
+  nominated_by: number | null;
+  nominated_at: string;
+  /** SHA-256 (hex) of the link's token; null until sent. */
+  token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  link_created_at: ColumnType<string | null, string | null | undefined, string | null>;
+  link_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
+  link_revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
+  sent_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** YYYY-MM-DD. */
+  due_on: ColumnType<string | null, string | null | undefined, string | null>;
+  received_at: ColumnType<string | null, string | null | undefined, string | null>;
+  last_opened_at: ColumnType<string | null, string | null | undefined, string | null>;
+  report_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  report_file_name: ColumnType<string | null, string | null | undefined, string | null>;
+  report_size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+  report_page_count: ColumnType<number | null, number | null | undefined, number | null>;
+  report_has_javascript: ColumnType<Bool | null, Bool | null | undefined, Bool | null>;
+  report_has_embedded_files: ColumnType<Bool | null, Bool | null | undefined, Bool | null>;
+  report_uploaded_at: ColumnType<string | null, string | null | undefined, string | null>;
+  recommendation: ColumnType<string | null, string | null | undefined, string | null>;
+  note_to_school: ColumnType<string | null, string | null | undefined, string | null>;
+  replaced_at: ColumnType<string | null, string | null | undefined, string | null>;
+  replaced_by: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Reminders mailed to examiners (migration 006); unique per examination and offset. */
+export interface ExaminerRemindersTable {
+  id: Generated<number>;
+  examination_id: number;
+  /** Days from the due date; null for a reminder sent by hand. */
+  offset_days: number | null;
+  sent_by: number | null;
+  sent_at: string;
+}
+
+/** The outcome released to the student, and the corrections' approval (migration 006). */
+export interface ExaminationOutcomesTable {
+  submission_id: number;
+  decision: "pass" | "minor_corrections" | "major_corrections" | "resubmit" | "fail";
+  corrections: string | null;
+  released_by: number | null;
+  released_at: string;
+  thesis_version_at_release: number | null;
+  corrections_approved_at: ColumnType<string | null, string | null | undefined, string | null>;
+  corrections_approved_by: ColumnType<number | null, number | null | undefined, number | null>;
+  corrections_approved_examination: ColumnType<
+    number | null,
+    number | null | undefined,
+    number | null
+  >;
+}
+
+/** Which provider identity is which account (migration 007). */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: "oidc" | "saml";
+  subject: string;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+/** Single sign-ons under way, so any server can finish one (migration 007). */
+export interface SsoRequestsTable {
+  key: string;
+  provider: "oidc" | "saml";
+  nonce: string | null;
+  code_verifier: string | null;
+  return_to: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Assertions and nonces already used (migration 007). */
+export interface SsoReplaysTable {
+  key: string;
+  expires_at: string;
+}
+
 export interface Database {
   submissions: SubmissionsTable;
   submission_events: SubmissionEventsTable;
@@ -189,6 +291,13 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   rate_limit_counters: RateLimitCountersTable;
   job_leases: JobLeasesTable;
+  examiners: ExaminersTable;
+  examinations: ExaminationsTable;
+  examiner_reminders: ExaminerRemindersTable;
+  examination_outcomes: ExaminationOutcomesTable;
+  user_identities: UserIdentitiesTable;
+  sso_requests: SsoRequestsTable;
+  sso_replays: SsoReplaysTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;

@@ -71,8 +71,14 @@ export const routes: RouteObject[] = [
               { path: "users", lazy: page(() => import("../features/admin/users/UsersPage.js"), "UsersPage") },
               { path: "notices", lazy: page(() => import("../features/admin/notices/NoticesPage.js"), "NoticesPage") },
               { path: "inbox", lazy: page(() => import("../features/admin/inbox/InboxPage.js"), "InboxPage") },
+              {
+                path: "examiners",
+                lazy: page(() => import("../features/admin/examiners/ExaminersPage.js"), "ExaminersPage"),
+              },
             ],
           },
+          // The examiner's page: no account, the mailed link's token after '#' (issue 9).
+          { path: "examiner", lazy: page(() => import("../features/examiner/ExaminerPage.js"), "ExaminerPage") },
           { path: "*", lazy: page(() => import("./NotFoundPage.js"), "NotFoundPage") },
         ],
       },

@@ -4,6 +4,8 @@ import * as m002 from "./002_accounts.js";
 import * as m003 from "./003_search.js";
 import * as m004 from "./004_documents.js";
 import * as m005 from "./005_shared_state.js";
+import * as m006 from "./006_examiners.js";
+import * as m007 from "./007_single_sign_on.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -15,6 +17,8 @@ const migrations: Record<string, Migration> = {
   "003_search": m003,
   "004_documents": m004,
   "005_shared_state": m005,
+  "006_examiners": m006,
+  "007_single_sign_on": m007,
 };
 
 export const migrationProvider: MigrationProvider = {
