@@ -19,7 +19,29 @@ export type AuditEvent =
   | "admin.created"
   | "user.deactivated"
   | "user.reactivated"
-  | "upload.infected";
+  | "upload.infected"
+  // Examiners (issue 9): every examiner action and every administrator's move of an examination.
+  | "examiner.created"
+  | "examiner.updated"
+  | "examiner.nominated"
+  | "examiner.replaced"
+  | "examiner.link_sent"
+  | "examiner.link_revoked"
+  | "examiner.link_refused"
+  | "examiner.link_throttled"
+  | "examiner.opened"
+  | "examiner.thesis_downloaded"
+  | "examiner.report_submitted"
+  | "examiner.report_downloaded"
+  | "examiner.reminder_sent"
+  | "examiner.due_date_changed"
+  | "examiner.corrections_approved"
+  | "examination.outcome_released"
+  // Single sign-on (issue 10).
+  | "sso.signed_in"
+  | "sso.refused"
+  | "sso.account_created"
+  | "sso.signed_out";
 
 export interface AuditEntry {
   event: AuditEvent;
