@@ -129,7 +129,11 @@ const optionalTrimmed = (max: number) =>
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD)")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "must be a real date");
+  // A round trip, so 2030-02-30 (which Date.parse rolls over to 2 March) is refused.
+  .refine((v) => {
+    const date = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v;
+  }, "must be a real date");
 
 export const examinerKindSchema = z.enum(EXAMINER_KINDS);
 export const recommendationSchema = z.enum(RECOMMENDATIONS);
@@ -320,6 +324,7 @@ export const studentExaminationSchema = z.object({
 });
 export type StudentExamination = z.infer<typeof studentExaminationSchema>;
 export const studentExaminationResponseSchema = z.object({ data: studentExaminationSchema });
+export type StudentExaminationResponse = z.infer<typeof studentExaminationResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // The examiner page: /api/examiner/* with `Authorization: Examiner <token>`

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_ROW_ID } from "./api.js";
 import { DOCUMENT_FILTERS } from "./documents.js";
+import { overdueExaminationSchema } from "./examiners.js";
 import { INDEX_NUMBER_PATTERN, INDEX_NUMBER_RULE, normaliseDate } from "./submission.js";
 import {
   DOCUMENTS,
@@ -358,6 +359,13 @@ export const statsResponseSchema = z.object({
   overdueReports: z.array(overdueReportSchema),
   overdueReportsTotal: z.number().int(),
   reportOverdueDays: z.number().int(),
+  /**
+   * Examinations whose report is past its due date (link sent or thesis received, due date before
+   * today, UTC), the most overdue first, at most OVERDUE_LIST_LIMIT; overdueExaminationsTotal
+   * counts all. overdueReports leaves out the records these cover (their examiner got a link).
+   */
+  overdueExaminations: z.array(overdueExaminationSchema),
+  overdueExaminationsTotal: z.number().int(),
   /** Submissions with an uploaded document waiting for review / with one returned to the student. */
   documentsWaiting: z.number().int(),
   documentsReturned: z.number().int(),

@@ -78,10 +78,24 @@ export async function findWaitingReports(
 ): Promise<{ total: number; items: WaitingReport[] }> {
   const column = EXAMINER_COLUMNS[field];
   const since = sql<string>`coalesce((select max(e.at) from submission_events e where e.submission_id = s.id and e.field = ${field} and e.to_value = s.${sql.raw(column)}), s.updated_at)`;
+  const role = field === "internalExaminer" ? "internal" : "external";
   const base = db
     .selectFrom("submissions as s")
     .where(`s.${column}`, "in", states)
-    .where(since, "<", before);
+    .where(since, "<", before)
+    // A record whose examiner got a link is followed by its due date (findOverdueExaminations);
+    // this list keeps the records whose examiner state is typed by hand.
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("examinations as x")
+            .select(sql`1`.as("one"))
+            .whereRef("x.submission_id", "=", "s.id")
+            .where("x.role", "=", role)
+            .where("x.state", "in", ["sent", "received", "report_submitted"]),
+        ),
+      ),
+    );
   const [rows, { count }] = await Promise.all([
     base
       .select([
@@ -105,6 +119,89 @@ export async function findWaitingReports(
       indexNumber: row.index_number,
       state: String(row.state),
       since: row.since,
+    })),
+  };
+}
+
+export interface OverdueExaminationRow {
+  examinationId: number;
+  submissionId: number;
+  indexNumber: string;
+  studentName: string;
+  role: "internal" | "external";
+  examinerName: string;
+  dueOn: string;
+  state: "sent" | "received";
+  remindersSent: number;
+  lastReminderAt: string | null;
+  lastOpenedAt: string | null;
+}
+
+/**
+ * Examinations still waiting for the report (link sent, or thesis received) whose due date is
+ * before `today` (YYYY-MM-DD), the longest overdue first, at most `limit`; `total` counts all.
+ * A revoked or expired link keeps its examination here: the report is still owed.
+ */
+export async function findOverdueExaminations(
+  db: Executor,
+  today: string,
+  limit: number,
+): Promise<{ total: number; items: OverdueExaminationRow[] }> {
+  const base = db
+    .selectFrom("examinations as e")
+    .where("e.state", "in", ["sent", "received"])
+    .where("e.due_on", "is not", null)
+    .where("e.due_on", "<", today);
+  const [rows, { count }] = await Promise.all([
+    base
+      .innerJoin("submissions as s", "s.id", "e.submission_id")
+      .innerJoin("examiners as x", "x.id", "e.examiner_id")
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom("examiner_reminders")
+            .select([
+              "examination_id",
+              (r) => r.fn.countAll<number>().as("sent"),
+              (r) => r.fn.max("sent_at").as("last_at"),
+            ])
+            .groupBy("examination_id")
+            .as("r"),
+        (join) => join.onRef("r.examination_id", "=", "e.id"),
+      )
+      .select([
+        "e.id",
+        "e.submission_id",
+        "s.index_number",
+        "s.student_name",
+        "e.role",
+        "x.name as examiner_name",
+        "e.due_on",
+        "e.state",
+        "e.last_opened_at",
+        "r.sent",
+        "r.last_at",
+      ])
+      .orderBy("e.due_on")
+      .orderBy("e.id")
+      .limit(limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(count),
+    items: rows.map((row) => ({
+      examinationId: row.id,
+      submissionId: row.submission_id,
+      indexNumber: row.index_number,
+      studentName: row.student_name,
+      role: row.role,
+      examinerName: row.examiner_name,
+      dueOn: row.due_on ?? "",
+      state: row.state as "sent" | "received",
+      remindersSent: Number(row.sent ?? 0),
+      lastReminderAt: row.last_at ?? null,
+      lastOpenedAt: row.last_opened_at,
     })),
   };
 }

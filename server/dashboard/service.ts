@@ -11,6 +11,7 @@ import {
   type OverdueReport,
   type StatsResponse,
 } from "../../common/submissions-api.js";
+import type { OverdueExamination } from "../../common/examiners.js";
 import type { Config } from "../config.js";
 import { nowIso } from "../db/database.js";
 import { countSubmissions, type Executor } from "../submissions/repository.js";
@@ -20,6 +21,7 @@ import {
   countSubmissionsPerMonth,
   countSubmissionsWithCurrentDocuments,
   countUsers,
+  findOverdueExaminations,
   findWaitingReports,
   type GroupedColumn,
 } from "./repository.js";
@@ -38,6 +40,7 @@ export async function dashboardStats(
   const monthStart = `${months[months.length - 1]}-01T00:00:00.000Z`;
   const firstMonthStart = `${months[0]}-01T00:00:00.000Z`;
   const overdueBefore = nowIso(new Date(now.getTime() - config.reportOverdueDays * DAY_MS));
+  const today = nowIso(now).slice(0, 10);
 
   const [
     totalSubmissions,
@@ -49,6 +52,7 @@ export async function dashboardStats(
     perMonth,
     documentsWaiting,
     documentsReturned,
+    overdueExaminations,
   ] = await Promise.all([
     countSubmissions(db),
     countUsers(db),
@@ -59,6 +63,7 @@ export async function dashboardStats(
     countSubmissionsPerMonth(db, firstMonthStart),
     countSubmissionsWithCurrentDocuments(db, "pending"),
     countSubmissionsWithCurrentDocuments(db, "returned"),
+    findOverdueExaminations(db, today, OVERDUE_LIST_LIMIT),
   ]);
 
   const waiting = await Promise.all(
@@ -104,6 +109,13 @@ export async function dashboardStats(
     overdueReports,
     overdueReportsTotal: waiting.reduce((sum, w) => sum + w.total, 0),
     reportOverdueDays: config.reportOverdueDays,
+    overdueExaminations: overdueExaminations.items.map(
+      (row): OverdueExamination => ({
+        ...row,
+        daysOverdue: Math.round((Date.parse(today) - Date.parse(row.dueOn)) / DAY_MS),
+      }),
+    ),
+    overdueExaminationsTotal: overdueExaminations.total,
     documentsWaiting,
     documentsReturned,
     perMonth: months.map((month) => ({ month, count: byMonth.get(month) ?? 0 })),

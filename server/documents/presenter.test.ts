@@ -105,6 +105,25 @@ describe("the slots", () => {
   });
 });
 
+describe("the thesis while corrections are open", () => {
+  const accepted = {
+    thesis: RECEIVED,
+    turnitinReport: RECEIVED,
+    supervisorForm: NOT_RECEIVED,
+    statementOfResult: NOT_RECEIVED,
+    financialClearance: NOT_RECEIVED,
+  };
+  const versions = [version({ id: 7, reviewState: "accepted" })];
+
+  it("takes the corrected version although the school accepted it; other accepted items stay closed", () => {
+    const open = presentDocumentSlots(accepted, versions, limits, { correctionsOpen: true });
+    expect(open[0]).toMatchObject({ item: "thesis", state: "accepted", canUpload: true });
+    expect(open[1]).toMatchObject({ item: "turnitinReport", state: "accepted", canUpload: false });
+    const closed = presentDocumentSlots(accepted, versions, limits);
+    expect(closed[0]).toMatchObject({ item: "thesis", state: "accepted", canUpload: false });
+  });
+});
+
 describe("a file's display name", () => {
   it("keeps the last part of any path the client sent", () => {
     expect(displayFileName("C:\\Users\\ama\\Desktop\\thesis.pdf")).toBe("thesis.pdf");

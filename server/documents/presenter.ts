@@ -63,11 +63,16 @@ export function slotState(entry: ChecklistEntry, current: StoredDocumentVersion 
   }
 }
 
-/** One slot per checklist item, in checklist order; `versions` may hold every item's versions. */
+/**
+ * One slot per checklist item, in checklist order; `versions` may hold every item's versions.
+ * `correctionsOpen`: the examination's outcome asks for corrections not yet approved, so the
+ * accepted thesis takes its corrected version (the slot stays accepted: the school has it).
+ */
 export function presentDocumentSlots(
   checklist: Record<DocumentItem, ChecklistEntry>,
   versions: StoredDocumentVersion[],
   limits: UploadLimits,
+  options: { correctionsOpen?: boolean } = {},
 ): DocumentSlot[] {
   return DOCUMENTS.map((item) => {
     const entry = checklist[item];
@@ -82,7 +87,7 @@ export function presentDocumentSlots(
       state,
       receivedOn: entry.submitted ? entry.receivedOn : null,
       paperCopy: entry.submitted && !ofItem.some((v) => v.reviewState === "accepted"),
-      canUpload: state !== "accepted",
+      canUpload: state !== "accepted" || (item === "thesis" && options.correctionsOpen === true),
       maxBytes: maxBytesFor(item, limits),
       current: current ? presentDocumentVersion(current) : null,
       earlier: ofItem.filter((v) => v !== current).map(presentDocumentVersion),
@@ -91,7 +96,7 @@ export function presentDocumentSlots(
 }
 
 export function presentSubmissionDocuments(
-  submission: DocumentChecklist,
+  submission: DocumentChecklist & { correctionsOpen?: boolean },
   versions: StoredDocumentVersion[],
   limits: UploadLimits,
 ): SubmissionDocumentsResponse["data"] {
@@ -99,6 +104,8 @@ export function presentSubmissionDocuments(
     submissionId: submission.submissionId,
     indexNumber: submission.indexNumber,
     thesis: { title: submission.thesisTitle, abstract: submission.thesisAbstract },
-    items: presentDocumentSlots(submission.checklist, versions, limits),
+    items: presentDocumentSlots(submission.checklist, versions, limits, {
+      correctionsOpen: submission.correctionsOpen === true,
+    }),
   };
 }

@@ -10,7 +10,14 @@ import { nowIso, type Db } from "../db/database.js";
 import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import type { VirusScanner } from "../files/clamd.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
-import { insertSubmissionEvents } from "../submissions/repository.js";
+import { readCorrections } from "../examiners/outcome.js";
+import { mailCorrectionsReady } from "../examiners/service.js";
+import { recordExaminationEvent } from "../examiners/transitions.js";
+import {
+  findSubmissionById,
+  insertSubmissionEvents,
+  type Executor,
+} from "../submissions/repository.js";
 import { maxBytesFor, slotState } from "./presenter.js";
 import {
   findDocumentChecklist,
@@ -28,7 +35,11 @@ import { displayFileName, receiveDocument, refusals } from "./upload.js";
 /** What the document services need from the app. */
 export interface DocumentContext {
   db: Db;
-  config: Pick<Config, "maxThesisBytes" | "maxFormBytes">;
+  /** Upload limits; the examiners' settings for the corrected thesis's fresh link. */
+  config: Pick<
+    Config,
+    "maxThesisBytes" | "maxFormBytes" | "publicUrl" | "contactEmail" | "examiners"
+  >;
   storage: FileStorage;
   scanner: VirusScanner | null;
 }
@@ -51,15 +62,31 @@ async function readableSubmission(
   return submission;
 }
 
+/**
+ * Whether the student may upload the thesis again although the school accepted it: after a
+ * "Minor corrections" or "Major corrections" outcome, until the corrections are approved
+ * (docs/decisions/009-examiners.md).
+ */
+async function correctionsOpen(db: Executor, submissionId: number): Promise<boolean> {
+  const { state } = await readCorrections(db, submissionId);
+  return state === "to_upload" || state === "to_confirm";
+}
+
 /** A submission's checklist, thesis details and every uploaded version. */
 export async function getSubmissionDocuments(
   ctx: Pick<DocumentContext, "db">,
   user: SessionUser,
   indexNumber: string,
-): Promise<{ submission: DocumentChecklist; versions: StoredDocumentVersion[] }> {
+): Promise<{
+  submission: DocumentChecklist & { correctionsOpen: boolean };
+  versions: StoredDocumentVersion[];
+}> {
   const submission = await readableSubmission(ctx.db, user, indexNumber);
-  const versions = await listDocumentVersions(ctx.db, submission.submissionId);
-  return { submission, versions };
+  const [versions, open] = await Promise.all([
+    listDocumentVersions(ctx.db, submission.submissionId),
+    correctionsOpen(ctx.db, submission.submissionId),
+  ]);
+  return { submission: { ...submission, correctionsOpen: open }, versions };
 }
 
 /** Saves the thesis title and abstract; a changed title lands in the record's history. */
@@ -123,8 +150,10 @@ function refuseBeforeReading(
   current: StoredDocumentVersion | null,
   item: DocumentItem,
   fileName: string,
+  /** The thesis is open again for its corrected version (correctionsOpen). */
+  correcting: boolean,
 ): void {
-  if (slotState(submission.checklist[item], current) === "accepted") {
+  if (slotState(submission.checklist[item], current) === "accepted" && !correcting) {
     throw refusals.alreadyAccepted(fileName, item);
   }
   if (item === "thesis") {
@@ -168,7 +197,8 @@ export async function uploadDocument(
   const file = await upload.openFile(maxBytes);
   const fileName = displayFileName(file.clientName);
   const versions = await listDocumentVersions(ctx.db, submission.submissionId);
-  refuseBeforeReading(submission, currentOf(versions, item), item, fileName);
+  const correcting = item === "thesis" && (await correctionsOpen(ctx.db, submission.submissionId));
+  refuseBeforeReading(submission, currentOf(versions, item), item, fileName, correcting);
 
   const received = await receiveDocument({
     source: file.stream,
@@ -194,11 +224,14 @@ export async function uploadDocument(
     // The school may have decided while the file streamed in.
     const now = await findDocumentChecklistById(trx, submission.submissionId);
     if (!now) throw notFound(NO_SUBMISSION);
+    // The corrections may have been approved while the file streamed in.
+    const correctingNow = item === "thesis" && (await correctionsOpen(trx, now.submissionId));
     refuseBeforeReading(
       now,
       currentOf(await listDocumentVersions(trx, now.submissionId), item),
       item,
       fileName,
+      correctingNow,
     );
     const versionId = await insertCurrentVersion(trx, {
       submissionId: now.submissionId,
@@ -224,11 +257,37 @@ export async function uploadDocument(
         confirmedOutOfOrder: false,
       },
     ]);
+    if (correctingNow) await correctedThesisUploaded(trx, ctx.config, now.submissionId, at);
     return versionId;
   });
   const saved = await findDocumentVersion(ctx.db, id);
   if (!saved) throw notFound(NO_DOCUMENT);
   return saved;
+}
+
+/**
+ * The corrected thesis is in: the internal examiner gets a fresh link by mail to confirm the
+ * corrections (examiners/service.ts says why a fresh one), with an event in the record's history.
+ */
+async function correctedThesisUploaded(
+  trx: Executor,
+  config: DocumentContext["config"],
+  submissionId: number,
+  at: string,
+): Promise<void> {
+  const submission = await findSubmissionById(trx, submissionId);
+  if (!submission) throw notFound(NO_SUBMISSION);
+  const token = await mailCorrectionsReady(trx, config, submission, new Date(at));
+  if (token === null) return;
+  await recordExaminationEvent(trx, {
+    submissionId,
+    actor: null,
+    at,
+    field: "examination.internal",
+    from: null,
+    to: "corrected thesis sent",
+    kind: "corrections",
+  });
 }
 
 /** The bytes of one version, for its student or an administrator. */

@@ -5,9 +5,10 @@ import type { FileStorage, StoredFile } from "../files/storage.js";
 import type { Executor } from "../submissions/repository.js";
 
 /**
- * Removes stored files no document version refers to. They come from uploads whose transaction
- * failed after the file was stored (the file is put before the row commits, so a row never
- * points at nothing), and from staging files left by an upload cut off halfway or a crash.
+ * Removes stored files that neither a document version nor an examiner's report refers to. They
+ * come from uploads whose transaction failed after the file was stored (the file is put before
+ * the row commits, so a row never points at nothing), and from staging files left by an upload
+ * cut off halfway or a crash.
  *
  * A grace period spares anything touched recently: an upload in flight has put its file (or
  * renewed the time of an identical one) but not yet committed its row. What remains is a narrow
@@ -69,14 +70,27 @@ async function deleteUnreferenced(
   return deleted;
 }
 
+/**
+ * The keys a row still points at: a document version's file, or an examiner's report (issue 9),
+ * which lives in the same store.
+ */
 async function referencedKeys(db: Executor, keys: string[]): Promise<Set<string>> {
-  const rows = await db
+  const documents = await db
     .selectFrom("submission_documents")
     .select("sha256")
     .distinct()
     .where("sha256", "in", keys)
     .execute();
-  return new Set(rows.map((row) => row.sha256));
+  const reports = await db
+    .selectFrom("examinations")
+    .select("report_sha256")
+    .distinct()
+    .where("report_sha256", "in", keys)
+    .execute();
+  return new Set([
+    ...documents.map((row) => row.sha256),
+    ...reports.flatMap((row) => (row.report_sha256 === null ? [] : [row.report_sha256])),
+  ]);
 }
 
 /** Regular files directly in the staging folder, last written before `before` (ms). */

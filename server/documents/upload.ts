@@ -31,12 +31,18 @@ export interface UploadLog {
   error(details: { err: unknown }, message: string): void;
 }
 
-export interface ReceiveOptions {
+/**
+ * What the file is, for the size refusal's words: a checklist item ("the limit for a thesis"), or,
+ * for a file that is not one (an examiner's report), a phrase of its own ("an examination
+ * report").
+ */
+export type UploadKind = { item: DocumentItem } | { limitLabel: string };
+
+export type ReceiveOptions = UploadKind & {
   /** The multipart file stream. */
   source: Readable;
   /** The display name (displayFileName), for messages only. */
   fileName: string;
-  item: DocumentItem;
   maxBytes: number;
   storage: FileStorage;
   /** null: uploads are not scanned (no CLAMD_URL). */
@@ -44,17 +50,20 @@ export interface ReceiveOptions {
   log?: UploadLog;
   /** Called before an infected file is refused, to audit it. */
   onInfected(signature: string, sha256: string): Promise<void>;
-}
+};
 
 export async function receiveDocument(options: ReceiveOptions): Promise<ReceivedDocument> {
-  const { fileName, item, maxBytes, storage, scanner } = options;
+  const { fileName, maxBytes, storage, scanner } = options;
+  const what = "item" in options ? itemPhrase(options.item) : options.limitLabel;
   await fs.promises.mkdir(storage.stagingDir, { recursive: true });
   // Never the client's name: a random one in our own folder.
   const stagingPath = path.join(storage.stagingDir, `upload-${randomUUID()}.part`);
   try {
     const { sha256, sizeBytes } = await stage(options.source, stagingPath, maxBytes).catch(
       (error: unknown) => {
-        if (error instanceof SizeLimitExceeded) throw refusals.tooLarge(fileName, item, maxBytes);
+        if (error instanceof SizeLimitExceeded) {
+          throw refusals.tooLargeFor(fileName, what, maxBytes);
+        }
         throw error;
       },
     );
@@ -200,10 +209,13 @@ const itemPhrase = (item: DocumentItem) =>
 /** Every refusal names the file and says what to do; `reason` says which one it is. */
 export const refusals = {
   tooLarge: (name: string, item: DocumentItem, maxBytes: number) =>
+    refusals.tooLargeFor(name, itemPhrase(item), maxBytes),
+  /** `what` says whose limit it is: "a thesis", "an examination report". */
+  tooLargeFor: (name: string, what: string, maxBytes: number) =>
     refusal(
       "payload_too_large",
       "too_large",
-      `${name} is larger than ${whole(maxBytes)}, the limit for ${itemPhrase(item)}. Make the file smaller (for example, export it again with compressed images) and upload it.`,
+      `${name} is larger than ${whole(maxBytes)}, the limit for ${what}. Make the file smaller (for example, export it again with compressed images) and upload it.`,
     ),
   empty: (name: string) =>
     refusal(

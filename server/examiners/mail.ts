@@ -1,7 +1,6 @@
 import {
   EXAMINER_KIND_LABELS,
   RECOMMENDATION_LABELS,
-  describeReminderOffset,
   type ExaminerKind,
   type Recommendation,
 } from "../../common/examiners.js";
@@ -69,40 +68,8 @@ export function examinerInvitationMail(input: ExaminerMailInput): OutgoingMail {
   };
 }
 
-/** A reminder: scheduled (offsetDays from the due date) or sent by hand (offsetDays null). */
-export function examinerReminderMail(
-  input: ExaminerMailInput & { offsetDays: number | null },
-): OutgoingMail {
-  const when =
-    input.offsetDays === null
-      ? `is due on ${input.dueOn}`
-      : input.offsetDays < 0
-        ? `is due on ${input.dueOn}, ${describeReminderOffset(input.offsetDays).replace(" before the due date", "")} from now`
-        : input.offsetDays === 0
-          ? `is due today, ${input.dueOn}`
-          : `was due on ${input.dueOn}`;
-  return {
-    to: input.to,
-    subject: `Reminder: examination report for ${input.thesisTitle ?? input.programme}`,
-    text: [
-      `Dear ${input.examinerName},`,
-      "",
-      `This is a reminder that your examination report on ${thesisLine(input)} ${when}.`,
-      "",
-      "Your personal examination page:",
-      input.link,
-      "",
-      "If you have already uploaded your report, please ignore this mail.",
-      contactLine(input.schoolContact),
-      "",
-      SIGNATURE,
-    ].join("\n"),
-    template: {
-      name: "examiner_reminder",
-      params: { role: input.role, dueOn: input.dueOn, offsetDays: input.offsetDays },
-    },
-  };
-}
+// Reminders carry no link (only the token's hash is stored, so it cannot be rebuilt): see
+// examinerReminderWithoutLinkMail in reminder-service.ts and docs/decisions/009-examiners.md.
 
 /** To each active administrator when an examiner's report arrives. */
 export function reportReceivedMail(input: {

@@ -1,3 +1,9 @@
+import {
+  CORRECTION_OUTCOMES,
+  CORRECTIONS_APPROVED_STATUS,
+  RECOMMENDATION_LABELS,
+  type Recommendation,
+} from "../../common/examiners.js";
 import { DOCUMENT_LABELS, describeWorkflowMove, type DocumentItem } from "../../common/workflow.js";
 import type { Submission } from "../../common/submission.js";
 import type { MessageListResponse, SendMessage } from "../../common/submissions-api.js";
@@ -124,6 +130,77 @@ export async function notifyDocumentDecision(
       name: decision.kind === "accept" ? "document_accepted" : "document_returned",
       params: { indexNumber: submission.indexNumber, item: decision.item },
     },
+    "/dashboard/status",
+  );
+}
+
+/**
+ * What the student is told about their examination: the outcome released (with the corrections
+ * requested, when there are some) or the corrections approved. Never who the examiners are nor
+ * what their reports say: only the school's decision and the text the administrator wrote.
+ */
+export type OutcomeNotice =
+  | { kind: "released"; decision: Recommendation; corrections: string | null }
+  | { kind: "corrections_approved" };
+
+/** The words of an outcome notice: the message's title and body, also the mail's. */
+export function outcomeNotice(
+  notice: OutcomeNotice,
+  indexNumber: string,
+): { title: string; body: string } {
+  if (notice.kind === "corrections_approved") {
+    return {
+      title: CORRECTIONS_APPROVED_STATUS,
+      body: `The corrections to your thesis (${indexNumber}) have been approved. Your thesis status is now "${CORRECTIONS_APPROVED_STATUS}".`,
+    };
+  }
+  const label = RECOMMENDATION_LABELS[notice.decision];
+  const lines = [
+    `The School of Graduate Studies has released the outcome of the examination of your thesis (${indexNumber}): ${label}.`,
+  ];
+  if (CORRECTION_OUTCOMES.includes(notice.decision)) {
+    if (notice.corrections) lines.push("", "The corrections requested:", notice.corrections);
+    lines.push(
+      "",
+      "Please make the corrections and upload the corrected thesis on your Documents page; the school will tell you when they are approved.",
+    );
+  }
+  return { title: `Examination outcome: ${label}`, body: lines.join("\n") };
+}
+
+/**
+ * Tells the student about their examination's outcome or the approval of their corrections: a
+ * message in the Messages tab and, when the student has an account, the same words by email.
+ * Call it in the transaction that records the outcome or the approval.
+ */
+export async function notifyOutcome(
+  trx: Executor,
+  config: Pick<Config, "publicUrl">,
+  submission: Pick<Submission, "id" | "indexNumber" | "studentName">,
+  notice: OutcomeNotice,
+  actorUserId: number | null,
+  at: string,
+): Promise<void> {
+  const { title, body } = outcomeNotice(notice, submission.indexNumber);
+  await insertMessage(trx, {
+    submissionId: submission.id,
+    title,
+    body,
+    createdBy: actorUserId,
+    at,
+  });
+  await mailStudent(
+    trx,
+    config,
+    submission,
+    `ETS Tracking: ${title}`,
+    body,
+    notice.kind === "released"
+      ? {
+          name: "examination_outcome",
+          params: { indexNumber: submission.indexNumber, decision: notice.decision },
+        }
+      : { name: "corrections_approved", params: { indexNumber: submission.indexNumber } },
     "/dashboard/status",
   );
 }

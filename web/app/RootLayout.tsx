@@ -1,15 +1,24 @@
-import { Link, NavLink, Outlet, ScrollRestoration, useNavigation } from "react-router";
+import { Link, NavLink, Outlet, ScrollRestoration, useMatches, useNavigation } from "react-router";
 import { logout, storedRole, useMe } from "../lib/session.js";
 import logoUrl from "../components/ui/logo.svg";
 
+/**
+ * A route with `handle: { bare: true }` (the examiner's page) is for people without an account:
+ * it shows the brand only, no site navigation and no sign-in state (so no /api/me request).
+ */
+function useBareLayout(): boolean {
+  return useMatches().some((match) => (match.handle as { bare?: boolean } | undefined)?.bare);
+}
+
 export function RootLayout() {
   const navigation = useNavigation();
+  const bare = useBareLayout();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <TopBar />
+      {bare ? <BareTopBar /> : <TopBar />}
       <div
         className="route-progress"
         aria-hidden={navigation.state === "idle"}
@@ -27,6 +36,19 @@ export function RootLayout() {
       </footer>
       <ScrollRestoration />
     </div>
+  );
+}
+
+function BareTopBar() {
+  return (
+    <header className="topbar">
+      <div className="topbar__inner">
+        <span className="brand">
+          <img src={logoUrl} alt="" width={36} height={36} className="brand__logo" />
+          <span className="brand__title">ETS Tracking</span>
+        </span>
+      </div>
+    </header>
   );
 }
 

@@ -78,7 +78,11 @@ export const routes: RouteObject[] = [
             ],
           },
           // The examiner's page: no account, the mailed link's token after '#' (issue 9).
-          { path: "examiner", lazy: page(() => import("../features/examiner/ExaminerPage.js"), "ExaminerPage") },
+          {
+            path: "examiner",
+            handle: { bare: true },
+            lazy: page(() => import("../features/examiner/ExaminerPage.js"), "ExaminerPage"),
+          },
           { path: "*", lazy: page(() => import("./NotFoundPage.js"), "NotFoundPage") },
         ],
       },

@@ -9,6 +9,7 @@ const LINKS = [
   { to: adminPaths.newUser, label: "Add New User" },
   { to: adminPaths.import, label: "Import/Export" },
   { to: adminPaths.users, label: "Users" },
+  { to: adminPaths.examiners, label: "Examiners" },
   { to: adminPaths.notices, label: "Notices" },
   { to: adminPaths.inbox, label: "Contact messages" },
 ] as const;

@@ -10,6 +10,7 @@ export const adminPaths = {
   users: "/admin/users",
   notices: "/admin/notices",
   inbox: "/admin/inbox",
+  examiners: "/admin/examiners",
 } as const;
 
 type ListLink = Partial<

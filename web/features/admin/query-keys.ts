@@ -1,3 +1,4 @@
+import type { ExaminerListQuery } from "../../../common/examiners.js";
 import type { SubmissionListQuery } from "../../../common/submissions-api.js";
 
 /**
@@ -13,6 +14,11 @@ export const adminKeys = {
   submission: (id: number) => [...adminKeys.submissions(), "detail", id] as const,
   submissionEvents: (id: number) => [...adminKeys.submissions(), "events", id] as const,
   submissionDocuments: (id: number) => [...adminKeys.submissions(), "documents", id] as const,
+  // Under submissions(): an edit of the record (its stage) can change whether the link may be sent.
+  submissionExamination: (id: number) => [...adminKeys.submissions(), "examination", id] as const,
+  examiners: () => [...adminKeys.all, "examiners"] as const,
+  examinerList: (query: Partial<ExaminerListQuery>) =>
+    [...adminKeys.examiners(), "list", query] as const,
   users: () => [...adminKeys.all, "users"] as const,
   userList: (query: { role?: string; q?: string }) => [...adminKeys.users(), query] as const,
   contactMessages: () => [...adminKeys.all, "contact-messages"] as const,

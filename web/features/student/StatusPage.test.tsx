@@ -46,6 +46,14 @@ function renderStatus() {
 
 const isTimeline = (call: FetchCall) => call.url.endsWith("/timeline");
 const isDocuments = (call: FetchCall) => call.url.endsWith("/documents");
+const isExamination = (call: FetchCall) => call.url.endsWith("/examination");
+const noExamination = {
+  data: {
+    internal: { sentOn: null, reportReceivedOn: null },
+    external: { sentOn: null, reportReceivedOn: null },
+    outcome: null,
+  },
+};
 
 describe("StatusPage", () => {
   it("says 'Loading submission details...' while the status is on its way", async () => {
@@ -63,6 +71,7 @@ describe("StatusPage", () => {
 
   it("shows the plain sentence, the stepper with both examiners, and the eight status lines", async () => {
     mockServer((call) => {
+      if (isExamination(call)) return json(200, noExamination);
       if (isDocuments(call)) return json(200, documentsResponse());
       return isTimeline(call)
         ? json(200, {
@@ -106,6 +115,7 @@ describe("StatusPage", () => {
 
   it("shows 'Your documents' from the documents endpoint, one row per item with its state", async () => {
     const server = mockServer((call) => {
+      if (isExamination(call)) return json(200, noExamination);
       if (isDocuments(call)) {
         return json(
           200,
@@ -151,6 +161,7 @@ describe("StatusPage", () => {
 
   it("still shows the progress, without dates, when the timeline cannot be loaded", async () => {
     mockServer((call) => {
+      if (isExamination(call)) return json(200, noExamination);
       if (isDocuments(call)) return json(200, documentsResponse());
       return isTimeline(call)
         ? json(500, { success: false, code: "internal", message: "x" })
@@ -188,6 +199,7 @@ describe("StatusPage", () => {
     let fail = true;
     const server = mockServer((call) => {
       if (isTimeline(call)) return json(200, { items: [] });
+      if (isExamination(call)) return json(200, noExamination);
       if (isDocuments(call)) return json(200, documentsResponse());
       return fail
         ? json(500, { success: false, code: "internal", message: "Internal Server Error" })

@@ -8,6 +8,7 @@ import { useSubmissionStatus } from "./api/submission-status.js";
 import { useTimeline } from "./api/timeline.js";
 import { useSubmissionDocuments } from "./api/submission-documents.js";
 import { DocumentsSection } from "./documents/DocumentsSection.js";
+import { ExaminationSection } from "./ExaminationSection.js";
 import { ProgressTracker } from "./ProgressTracker.js";
 import { toProgress, type SubmissionStatus } from "./progress.js";
 import { FactList } from "../../components/ui/FactList.js";
@@ -123,6 +124,8 @@ function SubmissionView({
         <h2 id="tracker-title">Your progress</h2>
         <ProgressTracker progress={progress} />
       </section>
+
+      <ExaminationSection indexNumber={indexNumber} />
 
       <DocumentsSection indexNumber={indexNumber} />
 

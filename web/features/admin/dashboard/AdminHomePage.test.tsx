@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import type { StatsResponse } from "../../../../common/submissions-api.js";
-import { mockApi, renderPage } from "../test/harness.js";
+import { mockApi, renderPage, type MockRoute } from "../test/harness.js";
 import { AdminHomePage } from "./AdminHomePage.js";
 
 // The server is outside the component's control: fetch is stubbed with a GET /api/admin/stats
@@ -34,6 +35,23 @@ const stats: StatsResponse = {
   ],
   overdueReportsTotal: 1,
   reportOverdueDays: 60,
+  overdueExaminations: [
+    {
+      examinationId: 77,
+      submissionId: 31,
+      indexNumber: "PG5550002",
+      studentName: "Efua Sarpong",
+      role: "external",
+      examinerName: "Grace Owusu",
+      dueOn: "2025-03-01",
+      daysOverdue: 19,
+      remindersSent: 2,
+      lastReminderAt: "2025-03-15T08:00:00.000Z",
+      lastOpenedAt: null,
+      state: "sent",
+    },
+  ],
+  overdueExaminationsTotal: 1,
   documentsWaiting: 6,
   documentsReturned: 3,
   perMonth: [
@@ -42,9 +60,12 @@ const stats: StatsResponse = {
   ],
 };
 
-function setup(answer: { status?: number; body: unknown } = { body: stats }) {
-  mockApi([{ path: "/api/admin/stats", answer: () => answer }]);
-  return renderPage(<AdminHomePage />, { path: "/admin" });
+function setup(
+  answer: { status?: number; body: unknown } = { body: stats },
+  extra: MockRoute[] = [],
+) {
+  const api = mockApi([...extra, { path: "/api/admin/stats", answer: () => answer }]);
+  return { ...renderPage(<AdminHomePage />, { path: "/admin" }), api };
 }
 
 describe("admin dashboard", () => {
@@ -120,6 +141,99 @@ describe("admin dashboard", () => {
     );
     expect(within(overdue).getByRole("cell", { name: "96" })).toBeInTheDocument();
     expect(within(overdue).getByText(/more than 60 days/)).toBeInTheDocument();
+  });
+
+  it("lists reports past their due date with the reminders sent and the last time the link was opened", async () => {
+    setup();
+    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
+    const row = within(overdue).getByRole("link", { name: "Efua Sarpong" }).closest("tr")!;
+    expect(within(overdue).getByRole("link", { name: "Efua Sarpong" })).toHaveAttribute(
+      "href",
+      "/admin/all_submissions?q=PG5550002&open=31",
+    );
+    const cells = within(row)
+      .getAllByRole("cell")
+      .map((cell) => cell.textContent);
+    expect(cells).toEqual([
+      "Efua SarpongPG5550002",
+      "Grace OwusuExternal · Link sent",
+      "1 March 2025",
+      "19",
+      "2",
+      expect.stringMatching(/^15 Mar 2025/),
+      "Never",
+      "Send reminder",
+    ]);
+  });
+
+  it("sends a reminder by hand after confirming, and says when it went", async () => {
+    const user = userEvent.setup();
+    const { api } = setup({ body: stats }, [
+      {
+        method: "POST",
+        path: "/api/admin/examinations/77/remind",
+        answer: () => ({
+          status: 201,
+          body: { data: { sentAt: "2025-03-20T09:30:00.000Z", offsetDays: null, manual: true } },
+        }),
+      },
+    ]);
+    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
+    await user.click(
+      within(overdue).getByRole("button", {
+        name: "Send reminder to Grace Owusu (external examiner of Efua Sarpong)",
+      }),
+    );
+    const dialog = screen.getByRole("alertdialog", { name: "Send a reminder to Grace Owusu?" });
+    expect(dialog).toHaveTextContent("due on 1 March 2025 (19 days ago)");
+    expect(dialog).toHaveTextContent("2 reminders were sent already.");
+    expect(api.callsTo("POST", "/api/admin/examinations/77/remind")).toHaveLength(0);
+    await user.click(within(dialog).getByRole("button", { name: "Send reminder" }));
+
+    expect(
+      await within(overdue).findByText(
+        /^Reminder sent to Grace Owusu \(external examiner of Efua Sarpong\) on 20 Mar 2025/,
+      ),
+    ).toHaveAttribute("role", "status");
+    expect(api.callsTo("POST", "/api/admin/examinations/77/remind")).toHaveLength(1);
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    // The figures are read again, so the count of reminders shows the new one.
+    await waitFor(() => expect(api.callsTo("GET", "/api/admin/stats")).toHaveLength(2));
+  });
+
+  it("shows the server's refusal of a reminder in an alert", async () => {
+    const user = userEvent.setup();
+    setup({ body: stats }, [
+      {
+        method: "POST",
+        path: "/api/admin/examinations/77/remind",
+        answer: () => ({
+          status: 409,
+          body: {
+            success: false,
+            code: "conflict",
+            message: "A reminder went to this examiner within the hour.",
+          },
+        }),
+      },
+    ]);
+    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
+    await user.click(
+      within(overdue).getByRole("button", { name: /^Send reminder to Grace Owusu/ }),
+    );
+    await user.click(
+      within(screen.getByRole("alertdialog")).getByRole("button", { name: "Send reminder" }),
+    );
+    expect(await within(overdue).findByRole("alert")).toHaveTextContent(
+      "No reminder was sent to Grace Owusu. A reminder went to this examiner within the hour.",
+    );
+  });
+
+  it("says when no report is past its due date", async () => {
+    setup({ body: { ...stats, overdueExaminations: [], overdueExaminationsTotal: 0 } });
+    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
+    expect(within(overdue).getByText("No report is past its due date.")).toBeInTheDocument();
+    expect(within(overdue).queryByRole("table")).not.toBeInTheDocument();
   });
 
   it("gives the monthly chart's figures as a table for screen readers", async () => {

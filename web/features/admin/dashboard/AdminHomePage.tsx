@@ -12,6 +12,7 @@ import { LoadError } from "../components/LoadError.js";
 import { adminPaths, submissionsListHref } from "../paths.js";
 import { useStats } from "./api/get-stats.js";
 import { MonthlyChart } from "./MonthlyChart.js";
+import { OverdueExaminations } from "./OverdueExaminations.js";
 import "./dashboard.css";
 
 const todayFormat = new Intl.DateTimeFormat("en-GB", {
@@ -142,6 +143,11 @@ function DashboardDetails({ stats }: { stats: StatsResponse }) {
           );
         })}
       </div>
+
+      <OverdueExaminations
+        rows={stats.overdueExaminations}
+        total={stats.overdueExaminationsTotal}
+      />
 
       <section aria-labelledby="overdue-title" className="card dashboard-section">
         <h2 id="overdue-title">Overdue examiner reports</h2>

@@ -25,7 +25,7 @@ export interface Answer {
 }
 
 export interface MockRoute {
-  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string | RegExp;
   answer: (call: Call) => Answer | Promise<Answer>;
 }

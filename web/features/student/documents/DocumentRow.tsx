@@ -1,4 +1,5 @@
 import type { DocumentSlot, ThesisDetails as SavedDetails } from "../../../../common/documents.js";
+import type { CorrectionState } from "../../../../common/examiners.js";
 import { formatDate } from "../../../lib/format.js";
 import { CurrentVersion, EarlierVersions } from "./DocumentVersions.js";
 import {
@@ -11,10 +12,30 @@ import { hasThesisDetails, ThesisDetails } from "./ThesisDetails.js";
 import { UploadControl } from "./UploadControl.js";
 import { useDocumentUpload, type UploadState } from "./use-document-upload.js";
 
-function rowState(slot: DocumentSlot, upload: UploadState): RowState {
+function rowState(slot: DocumentSlot, upload: UploadState, corrections: CorrectionState): RowState {
   if (upload.phase === "sending") return "uploading";
   if (upload.phase === "checking") return "checking";
+  // The examined thesis stays accepted, but the corrected one is the student's to upload now.
+  if (corrections === "to_upload" && slot.canUpload && slot.state === "accepted")
+    return "to_upload";
   return slot.state;
+}
+
+/** While corrections are open, the thesis row speaks of the corrected thesis. */
+function correctionsSentence(
+  slot: DocumentSlot,
+  state: RowState,
+  corrections: CorrectionState,
+): string | null {
+  if (corrections === "to_upload" && (state === "to_upload" || state === "returned")) {
+    return "The examiners asked for corrections. Upload your corrected thesis as a PDF; the internal examiner will then confirm the corrections.";
+  }
+  if (corrections === "to_confirm" && state === "with_school") {
+    return slot.current
+      ? `Corrected thesis uploaded on ${formatDate(slot.current.uploadedAt)}. The internal examiner will confirm the corrections.`
+      : "Corrected thesis uploaded. The internal examiner will confirm the corrections.";
+  }
+  return null;
 }
 
 /** The state in a sentence: dates where the school has them, and what to do where it is up to you. */
@@ -50,13 +71,17 @@ export function DocumentRow({
   indexNumber,
   slot,
   thesis,
+  corrections = "not_needed",
 }: {
   indexNumber: string;
   slot: DocumentSlot;
   thesis: SavedDetails;
+  /** Where the examination's corrections stand (the thesis row only). */
+  corrections?: CorrectionState;
 }) {
   const upload = useDocumentUpload(indexNumber, slot);
-  const state = rowState(slot, upload.state);
+  const state = rowState(slot, upload.state, corrections);
+  const correctedThesis = corrections === "to_upload" && slot.canUpload;
   const titleId = `document-${slot.item}-title`;
   const isThesis = slot.item === "thesis";
   // An upload under way keeps its control (progress, Cancel) even if the slot changes meanwhile.
@@ -74,7 +99,10 @@ export function DocumentRow({
         <span className={ROW_STATE_CHIP[state]}>{ROW_STATE_WORDS[state]}</span>
       </div>
       <div className="document__body">
-        <p className="document__state">{stateSentence(slot, state, needsDetails)}</p>
+        <p className="document__state">
+          {correctionsSentence(slot, state, corrections) ??
+            stateSentence(slot, state, needsDetails)}
+        </p>
         {isThesis ? (
           <ThesisDetails indexNumber={indexNumber} details={thesis} canChange={slot.canUpload} />
         ) : null}
@@ -91,6 +119,7 @@ export function DocumentRow({
             maxBytes={slot.maxBytes}
             upload={upload.state}
             replacing={slot.current !== null}
+            lead={correctedThesis ? "Upload your corrected thesis" : null}
             canChoose={slot.canUpload}
             blockedBecause={
               needsDetails

@@ -471,16 +471,22 @@ describe("DocumentsSection", () => {
   it("says the documents are loading, then explains a failure and loads again when asked", async () => {
     let fail = true;
     let answer: () => void = () => {};
-    mockServer(
-      () =>
-        new Promise<Response>((resolve) => {
-          answer = () =>
-            resolve(
-              fail
-                ? json(500, { success: false, code: "internal", message: "Internal Server Error" })
-                : json(200, documentsResponse()),
-            );
-        }),
+    mockServer((call) =>
+      // The examination (asked for the thesis row's wording) is not what this test is about.
+      call.url.endsWith("/examination")
+        ? json(404, { success: false, code: "not_found", message: "Not found" })
+        : new Promise<Response>((resolve) => {
+            answer = () =>
+              resolve(
+                fail
+                  ? json(500, {
+                      success: false,
+                      code: "internal",
+                      message: "Internal Server Error",
+                    })
+                  : json(200, documentsResponse()),
+              );
+          }),
     );
     renderSection();
     expect(screen.getByRole("status")).toHaveTextContent("Loading your documents...");

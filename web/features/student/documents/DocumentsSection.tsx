@@ -3,6 +3,7 @@ import type { DocumentSlot } from "../../../../common/documents.js";
 import { ErrorState } from "../../../components/ui/ErrorState.js";
 import { Loading } from "../../../components/ui/Loading.js";
 import { ApiError } from "../../../lib/api-client.js";
+import { useStudentExamination } from "../api/student-examination.js";
 import { useSubmissionDocuments } from "../api/submission-documents.js";
 import { DocumentRow } from "./DocumentRow.js";
 
@@ -12,6 +13,10 @@ import { DocumentRow } from "./DocumentRow.js";
  */
 export function DocumentsSection({ indexNumber }: { indexNumber: string }) {
   const documents = useSubmissionDocuments(indexNumber);
+  // The thesis row words its upload for the corrected thesis while corrections are open. The
+  // examination only adds that wording: while it loads or if it fails, the row shows as before.
+  const examination = useStudentExamination(indexNumber);
+  const corrections = examination.data?.outcome?.correctionState ?? "not_needed";
   useIgnoreStrayDrops();
 
   let body;
@@ -38,7 +43,13 @@ export function DocumentsSection({ indexNumber }: { indexNumber: string }) {
         <p className="documents__summary">{summary(items)}</p>
         <ul className="documents">
           {items.map((slot) => (
-            <DocumentRow key={slot.item} indexNumber={indexNumber} slot={slot} thesis={thesis} />
+            <DocumentRow
+              key={slot.item}
+              indexNumber={indexNumber}
+              slot={slot}
+              thesis={thesis}
+              corrections={slot.item === "thesis" ? corrections : "not_needed"}
+            />
           ))}
         </ul>
       </>

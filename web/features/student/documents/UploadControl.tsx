@@ -19,6 +19,7 @@ export function UploadControl({
   maxBytes,
   upload,
   replacing,
+  lead = null,
   canChoose,
   blockedBecause,
   onFile,
@@ -32,6 +33,8 @@ export function UploadControl({
   upload: UploadState;
   /** A version is already uploaded: the new file replaces it. */
   replacing: boolean;
+  /** The words above the button when they are not the usual ones ("Upload your corrected thesis"). */
+  lead?: string | null;
   /** The student may send a file now (false once accepted, even if an outcome is still shown). */
   canChoose: boolean;
   /** Why uploading must wait (the thesis needs its title and abstract first), or null. */
@@ -142,7 +145,9 @@ export function UploadControl({
           ].join(" ")}
           {...dragProps}
         >
-          {replacing ? <p className="dropzone__lead">Upload a new version</p> : null}
+          {lead || replacing ? (
+            <p className="dropzone__lead">{lead ?? "Upload a new version"}</p>
+          ) : null}
           <input
             id={inputId}
             type="file"

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { DocumentSlot, DocumentVersion, SlotState } from "../../../../common/documents.js";
 import { ApiError } from "../../../lib/api-client.js";
+import { studentExaminationKey } from "../api/student-examination.js";
 import { submissionDocumentsKey, type SubmissionDocuments } from "../api/submission-documents.js";
 import { submissionStatusQuery } from "../api/submission-status.js";
 import { uploadDocument, UploadError, type UploadHandle } from "../api/upload-document.js";
@@ -65,6 +66,8 @@ export function useDocumentUpload(
           void queryClient.invalidateQueries({
             queryKey: submissionStatusQuery(indexNumber).queryKey,
           });
+          // A corrected thesis moves the corrections on to the internal examiner.
+          void queryClient.invalidateQueries({ queryKey: studentExaminationKey(indexNumber) });
         },
         (error: unknown) => {
           if (current.current !== handle) return;

@@ -11,6 +11,7 @@ import { ProgressLines } from "./ProgressLines.js";
 import { SubmissionDocuments } from "./SubmissionDocuments.js";
 import { SubmissionTimeline } from "./SubmissionTimeline.js";
 import { FactList } from "../../../../components/ui/FactList.js";
+import { ExaminationPanel } from "../../examiners/ExaminationPanel.js";
 
 /**
  * The side panel of the list: who it is, the documents to review (first, since reviewing is the
@@ -116,6 +117,8 @@ function SubmissionDetails({ submission }: { submission: SubmissionDto }) {
       ) : null}
 
       <SubmissionDocuments submissionId={submission.id} indexNumber={submission.indexNumber} />
+
+      <ExaminationPanel submissionId={submission.id} indexNumber={submission.indexNumber} />
 
       <ProgressLines submission={submission} />
 

@@ -13,6 +13,7 @@ import {
   type Answer,
   type MockRoute,
 } from "../../test/harness.js";
+import { examinationRoute, makeExaminationView } from "../../examiners/test/fixtures.js";
 import { SubmissionDetailsPanel } from "./SubmissionDetailsPanel.js";
 
 // The server is outside the component's control: fetch is stubbed with a small stand-in for the
@@ -97,6 +98,8 @@ function setup(extra: MockRoute[] = []) {
       answer: () => ({ body: { items: [] } }),
     },
     documentsRoute(submission, () => slots),
+    // The examination panel below the documents loads too; nothing is nominated yet.
+    examinationRoute(submission.indexNumber, () => makeExaminationView()),
     {
       method: "POST",
       path: /^\/api\/admin\/documents\/\d+\/accept$/,

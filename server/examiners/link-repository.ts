@@ -1,0 +1,336 @@
+import type { ExaminationState, ExaminerKind, Recommendation } from "../../common/examiners.js";
+import { nowIso } from "../db/database.js";
+import type { Executor } from "../submissions/repository.js";
+
+/**
+ * What the examiner's link reads and writes (issue 9): the examination found by its token's hash,
+ * and from there only that examination's own submission. Every function here after
+ * findLinkByTokenHash is keyed by the examination's id or its submission's id, never by a value
+ * the request chose, so a link cannot reach another submission. Row types stay here.
+ */
+
+/** The examination a token belongs to, with what the link check and the audit need. */
+export interface LinkExamination {
+  examinationId: number;
+  submissionId: number;
+  role: ExaminerKind;
+  state: ExaminationState;
+  examinerName: string;
+  examinerEmail: string;
+  linkExpiresAt: string | null;
+  linkRevokedAt: string | null;
+}
+
+export async function findLinkByTokenHash(
+  db: Executor,
+  tokenHash: string,
+): Promise<LinkExamination | null> {
+  const row = await db
+    .selectFrom("examinations as x")
+    .innerJoin("examiners as e", "e.id", "x.examiner_id")
+    .select([
+      "x.id",
+      "x.submission_id",
+      "x.role",
+      "x.state",
+      "x.link_expires_at",
+      "x.link_revoked_at",
+      "e.name",
+      "e.email",
+    ])
+    .where("x.token_hash", "=", tokenHash)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    examinationId: row.id,
+    submissionId: row.submission_id,
+    role: row.role,
+    state: row.state,
+    examinerName: row.name,
+    examinerEmail: row.email,
+    linkExpiresAt: row.link_expires_at,
+    linkRevokedAt: row.link_revoked_at,
+  };
+}
+
+/**
+ * What a counter of the shared request limits holds in its current window, without counting one
+ * more (countRequest counts): null when there is none or its window has passed.
+ */
+export async function peekRequestCount(
+  db: Executor,
+  key: string,
+  now: Date,
+): Promise<{ count: number; resetsAt: string } | null> {
+  const row = await db
+    .selectFrom("rate_limit_counters")
+    .select(["count", "resets_at"])
+    .where("key", "=", key)
+    .executeTakeFirst();
+  if (!row || row.resets_at <= nowIso(now)) return null;
+  return { count: Number(row.count), resetsAt: row.resets_at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The examination as the examiner page shows it
+
+/** An examination with its examiner, its submission's thesis details and its report. */
+export interface ExaminerAssignmentRecord {
+  examinationId: number;
+  submissionId: number;
+  role: ExaminerKind;
+  state: ExaminationState;
+  examinerName: string;
+  examinerEmail: string;
+  thesisTitle: string | null;
+  thesisAbstract: string | null;
+  programme: string;
+  dueOn: string | null;
+  receivedAt: string | null;
+  lastOpenedAt: string | null;
+  linkExpiresAt: string | null;
+  report: {
+    fileName: string;
+    uploadedAt: string;
+    recommendation: Recommendation;
+  } | null;
+}
+
+export async function findAssignment(
+  db: Executor,
+  examinationId: number,
+): Promise<ExaminerAssignmentRecord | null> {
+  const row = await db
+    .selectFrom("examinations as x")
+    .innerJoin("examiners as e", "e.id", "x.examiner_id")
+    .innerJoin("submissions as s", "s.id", "x.submission_id")
+    // Never the student's name, contact, email or index number: the examiner page has no use
+    // for them, and a column not read cannot leak.
+    .select([
+      "x.id",
+      "x.submission_id",
+      "x.role",
+      "x.state",
+      "x.due_on",
+      "x.received_at",
+      "x.last_opened_at",
+      "x.link_expires_at",
+      "x.report_sha256",
+      "x.report_file_name",
+      "x.report_uploaded_at",
+      "x.recommendation",
+      "e.name",
+      "e.email",
+      "s.thesis_title",
+      "s.thesis_abstract",
+      "s.programme",
+    ])
+    .where("x.id", "=", examinationId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const hasReport =
+    row.report_sha256 !== null &&
+    row.report_file_name !== null &&
+    row.report_uploaded_at !== null &&
+    row.recommendation !== null;
+  return {
+    examinationId: row.id,
+    submissionId: row.submission_id,
+    role: row.role,
+    state: row.state,
+    examinerName: row.name,
+    examinerEmail: row.email,
+    thesisTitle: row.thesis_title,
+    thesisAbstract: row.thesis_abstract,
+    programme: row.programme,
+    dueOn: row.due_on,
+    receivedAt: row.received_at,
+    lastOpenedAt: row.last_opened_at,
+    linkExpiresAt: row.link_expires_at,
+    report: hasReport
+      ? {
+          fileName: row.report_file_name ?? "",
+          uploadedAt: row.report_uploaded_at ?? "",
+          recommendation: row.recommendation as Recommendation,
+        }
+      : null,
+  };
+}
+
+/**
+ * The thesis PDF an examiner downloads: the submission's current version (the newest upload),
+ * whatever the school's review of it, so the internal examiner reads the corrected thesis.
+ */
+export interface ThesisFile {
+  documentId: number;
+  version: number;
+  fileName: string;
+  sizeBytes: number;
+  pageCount: number;
+  sha256: string;
+  uploadedAt: string;
+}
+
+export async function findThesisFile(
+  db: Executor,
+  submissionId: number,
+): Promise<ThesisFile | null> {
+  const row = await db
+    .selectFrom("submission_documents")
+    .select(["id", "version", "file_name", "size_bytes", "page_count", "sha256", "uploaded_at"])
+    .where("submission_id", "=", submissionId)
+    .where("item", "=", "thesis")
+    .where("is_current", "=", 1)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    documentId: row.id,
+    version: Number(row.version),
+    fileName: row.file_name,
+    sizeBytes: Number(row.size_bytes),
+    pageCount: Number(row.page_count),
+    sha256: row.sha256,
+    uploadedAt: row.uploaded_at,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+/**
+ * Records that the examiner opened the page. Answers true when this opening is worth an audit
+ * row: the first one, or the first after `quietBefore` (the previous opening was earlier). Two
+ * openings at once cannot both answer true: the conditional update is the claim.
+ */
+export async function markOpened(
+  db: Executor,
+  examinationId: number,
+  at: string,
+  quietBefore: string,
+): Promise<boolean> {
+  const claimed = await db
+    .updateTable("examinations")
+    .set({ last_opened_at: at })
+    .where("id", "=", examinationId)
+    .where((eb) =>
+      eb.or([eb("last_opened_at", "is", null), eb("last_opened_at", "<", quietBefore)]),
+    )
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) > 0) return true;
+  await db
+    .updateTable("examinations")
+    .set({ last_opened_at: at })
+    .where("id", "=", examinationId)
+    .execute();
+  return false;
+}
+
+/**
+ * The first download: "sent" becomes "received", dated. Answers whether this call moved it; a
+ * second download, or one racing the first, finds the state moved already and answers false
+ * (PostgreSQL re-reads the row after the first's lock is released; SQLite has one writer).
+ */
+export async function markReceived(
+  db: Executor,
+  examinationId: number,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("examinations")
+    .set({ state: "received", received_at: at, updated_at: at })
+    .where("id", "=", examinationId)
+    .where("state", "=", "sent")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Takes the examination's row lock for the rest of the transaction (a no-op write, as
+ * lockSubmission does for submissions), so two reports uploaded at once are decided one after
+ * the other.
+ */
+export async function lockExamination(db: Executor, examinationId: number): Promise<void> {
+  await db
+    .updateTable("examinations")
+    .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+    .where("id", "=", examinationId)
+    .execute();
+}
+
+/** What the upload checks inside its transaction: the examination as it is now. */
+export interface ExaminationNow {
+  state: ExaminationState;
+  linkExpiresAt: string | null;
+  linkRevokedAt: string | null;
+  receivedAt: string | null;
+  reportUploadedAt: string | null;
+}
+
+export async function findExaminationNow(
+  db: Executor,
+  examinationId: number,
+): Promise<ExaminationNow | null> {
+  const row = await db
+    .selectFrom("examinations")
+    .select(["state", "link_expires_at", "link_revoked_at", "received_at", "report_uploaded_at"])
+    .where("id", "=", examinationId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    state: row.state,
+    linkExpiresAt: row.link_expires_at,
+    linkRevokedAt: row.link_revoked_at,
+    receivedAt: row.received_at,
+    reportUploadedAt: row.report_uploaded_at,
+  };
+}
+
+export interface SavedReport {
+  sha256: string;
+  fileName: string;
+  sizeBytes: number;
+  pageCount: number;
+  hasJavaScript: boolean;
+  hasEmbeddedFiles: boolean;
+  recommendation: Recommendation;
+  note: string | null;
+}
+
+/** Stores the report on the examination and marks it submitted; received_at is kept if set. */
+export async function saveReport(
+  db: Executor,
+  examinationId: number,
+  report: SavedReport,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable("examinations")
+    .set((eb) => ({
+      state: "report_submitted" as const,
+      received_at: eb.fn.coalesce("received_at", eb.val(at)),
+      report_sha256: report.sha256,
+      report_file_name: report.fileName,
+      report_size_bytes: report.sizeBytes,
+      report_page_count: report.pageCount,
+      report_has_javascript: report.hasJavaScript ? 1 : 0,
+      report_has_embedded_files: report.hasEmbeddedFiles ? 1 : 0,
+      report_uploaded_at: at,
+      recommendation: report.recommendation,
+      note_to_school: report.note,
+      updated_at: at,
+    }))
+    .where("id", "=", examinationId)
+    .execute();
+}
+
+/** The addresses of every active administrator, for the report's notice. */
+export async function listActiveAdminEmails(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select("email")
+    .where("role", "=", "admin")
+    .where("active", "=", 1)
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => row.email);
+}

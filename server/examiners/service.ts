@@ -1,0 +1,848 @@
+import { randomBytes } from "node:crypto";
+import type { Readable } from "node:stream";
+import {
+  CORRECTION_OUTCOMES,
+  EXAMINER_KIND_LABELS,
+  RECOMMENDATION_LABELS,
+  examinerLinkUrl,
+  type AdminExaminationResponse,
+  type ExaminationChanges,
+  type ExaminerChanges,
+  type ExaminerInput,
+  type ExaminerKind,
+  type ExaminerListQuery,
+  type ExaminerListResponse,
+  type ExaminerRecord,
+  type NominationInput,
+  type OutcomeInput,
+  type SendInput,
+  type StudentExamination,
+} from "../../common/examiners.js";
+import type { Submission } from "../../common/submission.js";
+import { EXAMINERS } from "../../common/workflow.js";
+import { recordAudit } from "../accounts/audit.js";
+import { canReadSubmission } from "../auth/policy.js";
+import type { SessionUser } from "../auth/session.js";
+import { hashToken } from "../auth/tokens.js";
+import type { Config } from "../config.js";
+import { nowIso, type Db } from "../db/database.js";
+import { isUniqueViolation } from "../db/dialect.js";
+import { lockSubmission } from "../documents/repository.js";
+import { conflict, forbidden, notFound, validationError } from "../errors.js";
+import { FileMissingError, type FileStorage } from "../files/storage.js";
+import { enqueueMail } from "../mail/outbox.js";
+import { notifyOutcome } from "../messages/service.js";
+import { findSubmissionByIndexNumber, type Executor } from "../submissions/repository.js";
+import { correctionsReadyMail, examinerInvitationMail } from "./mail.js";
+import { approveCorrections, readCorrections } from "./outcome.js";
+import {
+  presentExamination,
+  presentExaminer,
+  presentOutcome,
+  presentStudentExamination,
+} from "./presenter.js";
+import {
+  countOpenExaminations,
+  findCurrentThesis,
+  findExamination,
+  findExaminerByEmail,
+  findExaminerById,
+  findOutcome,
+  insertExamination,
+  insertExaminer,
+  insertOutcome,
+  listCurrentExaminations,
+  listExaminers,
+  listReminders,
+  listReplacedExaminations,
+  markExaminationReplaced,
+  revokeExaminationLink,
+  setExaminationLink,
+  updateExaminationDueOn,
+  updateExaminer,
+  type CurrentThesis,
+  type StoredExamination,
+  type StoredExaminer,
+  type StoredReport,
+} from "./repository.js";
+import {
+  examinerField,
+  moveRecord,
+  recordExaminationEvent,
+  type RecordMove,
+} from "./transitions.js";
+
+/**
+ * The administrators' side of the examination (issue 9): the examiner list, nominating and
+ * replacing examiners, sending their links, the due date, revoking a link, the released outcome,
+ * and what the student reads. Each change is one transaction with its timeline event, its audit
+ * row and its mail in the outbox; the record's workflow fields move through `moveRecord`.
+ */
+
+export interface ExaminerContext {
+  db: Db;
+  config: Pick<Config, "publicUrl" | "contactEmail" | "examiners">;
+}
+
+/** Who acts: the signed-in administrator (only the id is recorded). */
+export type Admin = Pick<SessionUser, "id">;
+
+export type AdminExamination = AdminExaminationResponse["data"];
+
+/** Replaced examinations shown with a submission's examination. */
+const REPLACED_LIMIT = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const noSubmission = (indexNumber: string) =>
+  notFound(`No submission has the index number ${indexNumber}.`);
+const NO_EXAMINATION = "There is no examination with this id.";
+const roleName = (role: ExaminerKind) => `${EXAMINER_KIND_LABELS[role].toLowerCase()} examiner`;
+
+// ---------------------------------------------------------------------------------------------
+// Examiner records
+
+export async function listExaminerRecords(
+  ctx: Pick<ExaminerContext, "db">,
+  query: ExaminerListQuery,
+): Promise<ExaminerListResponse> {
+  const { items, total } = await listExaminers(
+    ctx.db,
+    { q: query.q, kind: query.kind, active: query.active },
+    { limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
+  );
+  return { items: items.map(presentExaminer), total, page: query.page, pageSize: query.pageSize };
+}
+
+async function examinerRecord(db: Executor, id: number): Promise<ExaminerRecord> {
+  const examiner = await findExaminerById(db, id);
+  if (!examiner) throw notFound(`There is no examiner with id ${id}.`);
+  return presentExaminer({ ...examiner, openExaminations: await countOpenExaminations(db, id) });
+}
+
+const emailTaken = (email: string) =>
+  conflict(`An examiner with the email ${email.toLowerCase()} is already on the list.`, [
+    { field: "email", message: `${email.toLowerCase()} is already on the list` },
+  ]);
+
+/** Adds an examiner; the email (stored in lower case) must not be on the list yet. */
+export async function addExaminer(
+  ctx: Pick<ExaminerContext, "db">,
+  admin: Admin,
+  input: ExaminerInput,
+  now: Date = new Date(),
+): Promise<ExaminerRecord> {
+  const at = nowIso(now);
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      if (await findExaminerByEmail(trx, input.email)) throw emailTaken(input.email);
+      const id = await insertExaminer(trx, { ...input, createdBy: admin.id, at });
+      await recordAudit(
+        trx,
+        {
+          event: "examiner.created",
+          actorUserId: admin.id,
+          subject: input.email.toLowerCase(),
+          details: { examinerId: id, kind: input.kind },
+        },
+        now,
+      );
+      return examinerRecord(trx, id);
+    });
+  } catch (error) {
+    // Two administrators adding the same address at once: the unique index decides.
+    if (isUniqueViolation(error)) throw emailTaken(input.email);
+    throw error;
+  }
+}
+
+/**
+ * Changes an examiner's fields. Their kind cannot change while they hold open examinations (the
+ * role they hold needs that kind); `active: false` only hides them from new nominations, their
+ * current examinations and links go on.
+ */
+export async function changeExaminer(
+  ctx: Pick<ExaminerContext, "db">,
+  admin: Admin,
+  id: number,
+  changes: ExaminerChanges,
+  now: Date = new Date(),
+): Promise<ExaminerRecord> {
+  const at = nowIso(now);
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const examiner = await findExaminerById(trx, id);
+      if (!examiner) throw notFound(`There is no examiner with id ${id}.`);
+      const changed = changedFields(examiner, changes);
+      if (changed.length === 0) return examinerRecord(trx, id);
+      if (changes.email !== undefined && changed.includes("email")) {
+        const other = await findExaminerByEmail(trx, changes.email);
+        if (other && other.id !== id) throw emailTaken(changes.email);
+      }
+      if (changes.kind !== undefined && changed.includes("kind")) {
+        const open = await countOpenExaminations(trx, id);
+        if (open > 0) {
+          throw conflict(
+            `${examiner.name} is ${roleName(examiner.kind)} on ${open} open examination${open === 1 ? "" : "s"}; replace them there before changing their kind.`,
+            [{ field: "kind", message: "cannot change while they hold open examinations" }],
+          );
+        }
+      }
+      await updateExaminer(trx, id, changes, at);
+      await recordAudit(
+        trx,
+        {
+          event: "examiner.updated",
+          actorUserId: admin.id,
+          subject: (changes.email ?? examiner.email).toLowerCase(),
+          details: { examinerId: id, changed: changed.join(",") },
+        },
+        now,
+      );
+      return examinerRecord(trx, id);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error) && changes.email !== undefined) throw emailTaken(changes.email);
+    throw error;
+  }
+}
+
+function changedFields(examiner: StoredExaminer, changes: ExaminerChanges): string[] {
+  const changed: string[] = [];
+  if (changes.name !== undefined && changes.name !== examiner.name) changed.push("name");
+  if (changes.email !== undefined && changes.email.toLowerCase() !== examiner.email) {
+    changed.push("email");
+  }
+  if (changes.institution !== undefined && changes.institution !== examiner.institution) {
+    changed.push("institution");
+  }
+  if (changes.kind !== undefined && changes.kind !== examiner.kind) changed.push("kind");
+  if (changes.active !== undefined && changes.active !== examiner.active) changed.push("active");
+  return changed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A submission's examination (the administrators' view)
+
+/** Why "Send to examiners" cannot run for these examinations, or null when it can. */
+export function sendBlockedReason(
+  current: StoredExamination[],
+  thesis: CurrentThesis | null,
+  roles?: readonly ExaminerKind[],
+): string | null {
+  const missing = EXAMINERS.filter((role) => !current.some((e) => e.role === role));
+  if (missing.length > 0) {
+    return `Nominate ${missing.length === 2 ? "an internal and an external examiner" : `the ${roleName(missing[0] ?? "internal")}`} before sending.`;
+  }
+  if (!thesis) {
+    return "The student has not uploaded the thesis yet: examiners download the uploaded PDF.";
+  }
+  if (thesis.reviewState === "returned") {
+    return "The current thesis upload was returned to the student: wait for the new version.";
+  }
+  if (!roles && !current.some((e) => e.state === "nominated")) {
+    return "Both examiners have been sent their links. To send one of them a new link, send to that examiner alone.";
+  }
+  return null;
+}
+
+async function buildView(db: Executor, submission: Pick<Submission, "id" | "indexNumber">) {
+  const [current, replaced, thesis, corrections] = await Promise.all([
+    listCurrentExaminations(db, submission.id),
+    listReplacedExaminations(db, submission.id, REPLACED_LIMIT),
+    findCurrentThesis(db, submission.id),
+    readCorrections(db, submission.id),
+  ]);
+  const reminders = await listReminders(
+    db,
+    [...current, ...replaced].map((e) => e.id),
+  );
+  const of = (role: ExaminerKind) => {
+    const examination = current.find((e) => e.role === role);
+    return examination ? presentExamination(examination, reminders) : null;
+  };
+  const blocked = sendBlockedReason(current, thesis);
+  const { outcome } = corrections;
+  const view: AdminExamination = {
+    submissionId: submission.id,
+    indexNumber: submission.indexNumber,
+    internal: of("internal"),
+    external: of("external"),
+    replaced: replaced.map((e) => presentExamination(e, reminders)),
+    canSend: blocked === null,
+    sendBlockedReason: blocked,
+    canReleaseOutcome: outcome === null && reportsMissing(current).length === 0,
+    outcome: outcome ? presentOutcome(outcome, corrections.state) : null,
+  };
+  return view;
+}
+
+/** The roles whose current examination has no report yet. */
+function reportsMissing(current: StoredExamination[]): ExaminerKind[] {
+  return EXAMINERS.filter((role) => !current.find((e) => e.role === role)?.report);
+}
+
+export async function getExamination(
+  ctx: Pick<ExaminerContext, "db">,
+  indexNumber: string,
+): Promise<AdminExamination> {
+  const submission = await findSubmissionByIndexNumber(ctx.db, indexNumber);
+  if (!submission) throw noSubmission(indexNumber);
+  return buildView(ctx.db, submission);
+}
+
+/** The submission by index number, locked for the rest of the transaction. */
+async function lockedSubmission(trx: Executor, indexNumber: string): Promise<Submission> {
+  const found = await findSubmissionByIndexNumber(trx, indexNumber);
+  if (!found) throw noSubmission(indexNumber);
+  await lockSubmission(trx, found.id);
+  const submission = await findSubmissionByIndexNumber(trx, indexNumber);
+  if (!submission) throw noSubmission(indexNumber);
+  return submission;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nomination
+
+/**
+ * Nominates an examiner for a role, or replaces the current one: the replaced examination ends
+ * ("replaced") and its link stops working at once. When both roles are filled and the record is
+ * "Sent to Department", it moves on to "Nominations Ready" (only from there: an earlier stage
+ * means the department has not had the thesis yet, a later one has already moved past).
+ */
+export async function nominateExaminer(
+  ctx: ExaminerContext,
+  admin: Admin,
+  indexNumber: string,
+  role: ExaminerKind,
+  input: NominationInput,
+  now: Date = new Date(),
+): Promise<AdminExamination> {
+  const at = nowIso(now);
+  return ctx.db.transaction().execute(async (trx) => {
+    const submission = await lockedSubmission(trx, indexNumber);
+    const examiner = await findExaminerById(trx, input.examinerId);
+    if (!examiner) {
+      throw validationError("examinerId", `there is no examiner with id ${input.examinerId}`);
+    }
+    if (!examiner.active) {
+      throw validationError(
+        "examinerId",
+        `${examiner.name} is marked inactive; reactivate them in the examiner list before nominating them`,
+      );
+    }
+    if (examiner.kind !== role) {
+      throw validationError(
+        "examinerId",
+        `${examiner.name} is an ${roleName(examiner.kind)}; the ${roleName(role)} must be an ${EXAMINER_KIND_LABELS[role].toLowerCase()} examiner`,
+      );
+    }
+    const current = await listCurrentExaminations(trx, submission.id);
+    const mine = current.find((e) => e.role === role) ?? null;
+    const other = current.find((e) => e.role !== role) ?? null;
+    if (other?.examiner.id === examiner.id) {
+      throw validationError(
+        "examinerId",
+        `${examiner.name} is already the ${roleName(other.role)} of this thesis; one examiner cannot hold both roles`,
+      );
+    }
+    if (mine?.examiner.id === examiner.id) {
+      throw conflict(`${examiner.name} is already the ${roleName(role)} of this thesis.`);
+    }
+    if (mine && (await findOutcome(trx, submission.id))) {
+      throw conflict(
+        "The outcome of this examination has been released; its examiners can no longer be replaced.",
+      );
+    }
+
+    const move: RecordMove = {};
+    if (mine) {
+      await markExaminationReplaced(trx, mine.id, admin.id, at);
+      // The record mirrors the examination: the new examiner has nothing yet.
+      if (mine.state !== "nominated") move[examinerField(role)] = null;
+    }
+    const id = await insertExamination(trx, {
+      submissionId: submission.id,
+      examinerId: examiner.id,
+      role,
+      nominatedBy: admin.id,
+      at,
+    });
+    if (other && submission.sgsStage === "sent_to_department") move.sgsStage = "nominations_ready";
+    if (Object.keys(move).length > 0) {
+      await moveRecord(trx, ctx.config, submission.id, move, admin.id, at);
+    }
+    // Examiner names are for the administrators' history; the student's timeline skips these.
+    await recordExaminationEvent(trx, {
+      submissionId: submission.id,
+      actor: admin.id,
+      at,
+      field: `examination.${role}`,
+      from: mine?.examiner.name ?? null,
+      to: examiner.name,
+      kind: mine ? "replace" : "nominate",
+    });
+    await recordAudit(
+      trx,
+      {
+        event: mine ? "examiner.replaced" : "examiner.nominated",
+        actorUserId: admin.id,
+        subject: examiner.email,
+        details: {
+          indexNumber: submission.indexNumber,
+          role,
+          examinationId: id,
+          examinerId: examiner.id,
+          ...(mine ? { replacedExaminationId: mine.id, replacedExaminerId: mine.examiner.id } : {}),
+        },
+      },
+      now,
+    );
+    return buildView(trx, submission);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links
+
+/** A new link's token (256 bits) and what is stored of it. */
+function newLinkToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, tokenHash: hashToken(token) };
+}
+
+/** YYYY-MM-DD, `days` after `now` (UTC). */
+function dayAfter(now: Date, days: number): string {
+  return new Date(now.getTime() + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+function mailInput(
+  config: ExaminerContext["config"],
+  submission: Pick<Submission, "thesisTitle" | "programme">,
+  examination: StoredExamination,
+  link: { token: string; dueOn: string; expiresAt: string },
+) {
+  return {
+    to: examination.examiner.email,
+    examinerName: examination.examiner.name,
+    role: examination.role,
+    thesisTitle: submission.thesisTitle,
+    programme: submission.programme,
+    link: examinerLinkUrl(config.publicUrl, link.token),
+    dueOn: link.dueOn,
+    linkExpiresAt: link.expiresAt,
+    schoolContact: config.contactEmail,
+  };
+}
+
+export interface SentLinks {
+  view: AdminExamination;
+  /** The raw tokens, for tests and the caller's own use; never stored, logged or answered. */
+  tokens: Partial<Record<ExaminerKind, string>>;
+}
+
+/**
+ * "Send to examiners": each examination sent gets a new link (the previous one, if any, stops
+ * working), a due date (kept when it had one), the invitation mail in the outbox, and the record
+ * moves to "Sent to Examiners" with that examiner "Awaiting" (never moved back from "Received"
+ * or "Report Submitted"). Without `roles`: every examination only nominated so far.
+ */
+export async function sendToExaminers(
+  ctx: ExaminerContext,
+  admin: Admin,
+  indexNumber: string,
+  input: SendInput,
+  now: Date = new Date(),
+): Promise<SentLinks> {
+  const at = nowIso(now);
+  return ctx.db.transaction().execute(async (trx) => {
+    const submission = await lockedSubmission(trx, indexNumber);
+    const [current, thesis] = await Promise.all([
+      listCurrentExaminations(trx, submission.id),
+      findCurrentThesis(trx, submission.id),
+    ]);
+    const roles = input.roles ? [...new Set(input.roles)] : undefined;
+    const blocked = sendBlockedReason(current, thesis, roles);
+    if (blocked) throw conflict(blocked);
+    const targets = roles
+      ? current.filter((e) => roles.includes(e.role))
+      : current.filter((e) => e.state === "nominated");
+
+    const tokens: SentLinks["tokens"] = {};
+    const move: RecordMove = { sgsStage: "sent_to_examiners" };
+    const expiresAt = nowIso(new Date(now.getTime() + ctx.config.examiners.linkDays * DAY_MS));
+    for (const examination of targets) {
+      const { token, tokenHash } = newLinkToken();
+      const dueOn = examination.dueOn ?? dayAfter(now, ctx.config.examiners.reportDueDays);
+      const resend = examination.state !== "nominated";
+      await setExaminationLink(trx, examination.id, {
+        tokenHash,
+        createdAt: at,
+        expiresAt,
+        sent: { dueOn, state: resend ? examination.state : "sent" },
+      });
+      await enqueueMail(
+        trx,
+        examinerInvitationMail(
+          mailInput(ctx.config, submission, examination, { token, dueOn, expiresAt }),
+        ),
+        now,
+      );
+      if (submission[examinerField(examination.role)] === null) {
+        move[examinerField(examination.role)] = "awaiting";
+      }
+      await recordExaminationEvent(trx, {
+        submissionId: submission.id,
+        actor: admin.id,
+        at,
+        field: `examination.${examination.role}`,
+        from: examination.state,
+        to: resend ? examination.state : "sent",
+        kind: "send",
+      });
+      await recordAudit(
+        trx,
+        {
+          event: "examiner.link_sent",
+          actorUserId: admin.id,
+          subject: examination.examiner.email,
+          details: {
+            indexNumber: submission.indexNumber,
+            role: examination.role,
+            examinationId: examination.id,
+            resend,
+            dueOn,
+            expiresAt,
+          },
+        },
+        now,
+      );
+      tokens[examination.role] = token;
+    }
+    await moveRecord(trx, ctx.config, submission.id, move, admin.id, at);
+    return { view: await buildView(trx, submission), tokens };
+  });
+}
+
+/**
+ * After the student uploads the corrected thesis: the internal examiner is mailed a fresh link
+ * (the token is stored only hashed, so the old one cannot be mailed again). It replaces the old
+ * link and works `linkDays` from now, so a link that expired while the student corrected works
+ * again; a link an administrator revoked is respected (no mail: the school confirms instead).
+ * Call it in the upload's transaction. Returns the token mailed, or null when none was.
+ */
+export async function mailCorrectionsReady(
+  trx: Executor,
+  config: ExaminerContext["config"],
+  submission: Pick<Submission, "id" | "indexNumber" | "thesisTitle" | "programme">,
+  now: Date = new Date(),
+): Promise<string | null> {
+  const at = nowIso(now);
+  const internal = (await listCurrentExaminations(trx, submission.id)).find(
+    (e) => e.role === "internal",
+  );
+  if (!internal?.hasLink || internal.linkRevokedAt !== null) return null;
+  const { token, tokenHash } = newLinkToken();
+  const expiresAt = nowIso(new Date(now.getTime() + config.examiners.linkDays * DAY_MS));
+  await setExaminationLink(trx, internal.id, { tokenHash, createdAt: at, expiresAt });
+  await enqueueMail(
+    trx,
+    correctionsReadyMail(
+      mailInput(config, submission, internal, {
+        token,
+        dueOn: internal.dueOn ?? at.slice(0, 10),
+        expiresAt,
+      }),
+    ),
+    now,
+  );
+  await recordAudit(
+    trx,
+    {
+      event: "examiner.link_sent",
+      actorUserId: null,
+      subject: internal.examiner.email,
+      details: {
+        indexNumber: submission.indexNumber,
+        role: "internal",
+        examinationId: internal.id,
+        reason: "corrections",
+        expiresAt,
+      },
+    },
+    now,
+  );
+  return token;
+}
+
+/** The current examination by id, with its submission locked. */
+async function lockedExamination(trx: Executor, id: number): Promise<StoredExamination> {
+  const found = await findExamination(trx, id);
+  if (!found) throw notFound(NO_EXAMINATION);
+  await lockSubmission(trx, found.submissionId);
+  const examination = await findExamination(trx, id);
+  if (!examination) throw notFound(NO_EXAMINATION);
+  return examination;
+}
+
+async function viewOf(trx: Executor, submissionId: number): Promise<AdminExamination> {
+  const row = await trx
+    .selectFrom("submissions")
+    .select(["id", "index_number"])
+    .where("id", "=", submissionId)
+    .executeTakeFirst();
+  if (!row) throw notFound("The submission was removed.");
+  return buildView(trx, { id: row.id, indexNumber: row.index_number });
+}
+
+/** Stops an examination's link at once; sending to that examiner again gives a new one. */
+export async function revokeLink(
+  ctx: ExaminerContext,
+  admin: Admin,
+  examinationId: number,
+  now: Date = new Date(),
+): Promise<AdminExamination> {
+  const at = nowIso(now);
+  return ctx.db.transaction().execute(async (trx) => {
+    const examination = await lockedExamination(trx, examinationId);
+    if (examination.state === "replaced") {
+      throw conflict("This examiner was replaced; their link already stopped working.");
+    }
+    if (!examination.hasLink) throw conflict("No link has been sent to this examiner yet.");
+    if (examination.linkRevokedAt !== null) {
+      throw conflict(`This link was already revoked on ${examination.linkRevokedAt.slice(0, 10)}.`);
+    }
+    await revokeExaminationLink(trx, examination.id, at);
+    await recordExaminationEvent(trx, {
+      submissionId: examination.submissionId,
+      actor: admin.id,
+      at,
+      field: `examination.${examination.role}`,
+      from: examination.state,
+      to: "link revoked",
+      kind: "revoke",
+    });
+    await recordAudit(
+      trx,
+      {
+        event: "examiner.link_revoked",
+        actorUserId: admin.id,
+        subject: examination.examiner.email,
+        details: { examinationId: examination.id, role: examination.role },
+      },
+      now,
+    );
+    return viewOf(trx, examination.submissionId);
+  });
+}
+
+/** Changes an examination's due date (today or later; the reminders follow the new date). */
+export async function changeDueDate(
+  ctx: ExaminerContext,
+  admin: Admin,
+  examinationId: number,
+  changes: ExaminationChanges,
+  now: Date = new Date(),
+): Promise<AdminExamination> {
+  const at = nowIso(now);
+  return ctx.db.transaction().execute(async (trx) => {
+    const examination = await lockedExamination(trx, examinationId);
+    if (examination.state === "replaced") {
+      throw conflict("This examiner was replaced; change the due date of the current one.");
+    }
+    if (examination.report) {
+      throw conflict("This examiner's report is in; there is no due date to change.");
+    }
+    // The shared schema checks the form; JavaScript's Date reads 2030-02-30 as 2 March.
+    if (new Date(`${changes.dueOn}T00:00:00Z`).toISOString().slice(0, 10) !== changes.dueOn) {
+      throw validationError("dueOn", "must be a real date");
+    }
+    if (changes.dueOn < at.slice(0, 10)) {
+      throw validationError("dueOn", "must be today or later");
+    }
+    if (changes.dueOn === examination.dueOn) return viewOf(trx, examination.submissionId);
+    await updateExaminationDueOn(trx, examination.id, changes.dueOn, at);
+    await recordExaminationEvent(trx, {
+      submissionId: examination.submissionId,
+      actor: admin.id,
+      at,
+      field: `examination.${examination.role}`,
+      from: examination.dueOn,
+      to: changes.dueOn,
+      kind: "due_date",
+    });
+    await recordAudit(
+      trx,
+      {
+        event: "examiner.due_date_changed",
+        actorUserId: admin.id,
+        subject: examination.examiner.email,
+        details: { examinationId: examination.id, from: examination.dueOn, to: changes.dueOn },
+      },
+      now,
+    );
+    return viewOf(trx, examination.submissionId);
+  });
+}
+
+/** An examiner's report PDF, for an administrator. */
+export async function openReport(
+  ctx: { db: Db; storage: FileStorage },
+  admin: Admin,
+  examinationId: number,
+  log: { error(details: object, message: string): void },
+): Promise<{ report: StoredReport; stream: Readable; size: number }> {
+  const examination = await findExamination(ctx.db, examinationId);
+  if (!examination) throw notFound(NO_EXAMINATION);
+  const { report } = examination;
+  if (!report) throw notFound("This examiner has not uploaded a report.");
+  let file: { stream: Readable; size: number };
+  try {
+    file = await ctx.storage.read(report.sha256);
+  } catch (error) {
+    if (error instanceof FileMissingError) {
+      log.error(
+        { examinationId, sha256: report.sha256, storage: ctx.storage.kind },
+        "an examiner report's stored file is missing",
+      );
+      throw notFound("The file is missing from the store; ask the person who runs the service.");
+    }
+    throw error;
+  }
+  await recordAudit(ctx.db, {
+    event: "examiner.report_downloaded",
+    actorUserId: admin.id,
+    subject: examination.examiner.email,
+    details: { examinationId, role: examination.role },
+  });
+  return { report, ...file };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The outcome
+
+/**
+ * Releases the outcome once both current examinations have their reports: the Thesis Status
+ * becomes the decision's label and the student is told (with the corrections requested, which a
+ * corrections decision must have and another decision must not).
+ */
+export async function releaseOutcome(
+  ctx: ExaminerContext,
+  admin: Admin,
+  indexNumber: string,
+  input: OutcomeInput,
+  now: Date = new Date(),
+): Promise<AdminExamination> {
+  const at = nowIso(now);
+  const corrections = input.corrections ?? null;
+  const needsCorrections = CORRECTION_OUTCOMES.includes(input.decision);
+  if (needsCorrections && corrections === null) {
+    throw validationError(
+      "corrections",
+      `is required for ${RECOMMENDATION_LABELS[input.decision]}: write what the student must correct`,
+    );
+  }
+  if (!needsCorrections && corrections !== null) {
+    throw validationError("corrections", "only goes with Minor corrections or Major corrections");
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const submission = await lockedSubmission(trx, indexNumber);
+    const existing = await findOutcome(trx, submission.id);
+    if (existing) {
+      throw conflict(
+        `The outcome (${RECOMMENDATION_LABELS[existing.decision]}) was already released on ${existing.releasedAt.slice(0, 10)}.`,
+      );
+    }
+    const missing = reportsMissing(await listCurrentExaminations(trx, submission.id));
+    if (missing.length > 0) {
+      throw conflict(
+        `Both examiners' reports must be in before the outcome is released; still waiting for the ${missing.map(roleName).join(" and the ")}'s report.`,
+      );
+    }
+    const thesis = await findCurrentThesis(trx, submission.id);
+    await insertOutcome(trx, {
+      submissionId: submission.id,
+      decision: input.decision,
+      corrections,
+      releasedBy: admin.id,
+      releasedAt: at,
+      thesisVersionAtRelease: thesis?.version ?? null,
+    });
+    const label = RECOMMENDATION_LABELS[input.decision];
+    const moved = await moveRecord(
+      trx,
+      ctx.config,
+      submission.id,
+      { thesisStatus: label },
+      admin.id,
+      at,
+    );
+    await recordExaminationEvent(trx, {
+      submissionId: submission.id,
+      actor: admin.id,
+      at,
+      field: "examination.outcome",
+      from: null,
+      to: label,
+      kind: "outcome",
+    });
+    await notifyOutcome(
+      trx,
+      ctx.config,
+      moved,
+      { kind: "released", decision: input.decision, corrections },
+      admin.id,
+      at,
+    );
+    await recordAudit(
+      trx,
+      {
+        event: "examination.outcome_released",
+        actorUserId: admin.id,
+        subject: null,
+        details: {
+          indexNumber: submission.indexNumber,
+          decision: input.decision,
+          thesisVersion: thesis?.version ?? null,
+        },
+      },
+      now,
+    );
+    return buildView(trx, submission);
+  });
+}
+
+/** An administrator approves the corrected thesis (outcome.ts holds the rule). */
+export async function approveCorrectionsAsAdmin(
+  ctx: ExaminerContext,
+  admin: Admin,
+  indexNumber: string,
+  now: Date = new Date(),
+): Promise<AdminExamination> {
+  const submission = await findSubmissionByIndexNumber(ctx.db, indexNumber);
+  if (!submission) throw noSubmission(indexNumber);
+  await approveCorrections(ctx, { adminId: admin.id }, submission.id, now);
+  return buildView(ctx.db, submission);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the student reads
+
+const NO_SUBMISSION_FOR_STUDENT =
+  "No submission is on file for your index number yet. If you have handed in your thesis, please contact the School of Graduate Studies.";
+
+/** The student's view of their examination: dates and the released outcome, never who examines. */
+export async function getStudentExamination(
+  ctx: Pick<ExaminerContext, "db">,
+  user: SessionUser,
+  indexNumber: string,
+): Promise<StudentExamination> {
+  // Checked before the lookup, so a student learns nothing about other index numbers.
+  if (!canReadSubmission(user, indexNumber)) throw forbidden();
+  const submission = await findSubmissionByIndexNumber(ctx.db, indexNumber);
+  if (!submission) throw notFound(NO_SUBMISSION_FOR_STUDENT);
+  const [current, corrections] = await Promise.all([
+    listCurrentExaminations(ctx.db, submission.id),
+    readCorrections(ctx.db, submission.id),
+  ]);
+  return presentStudentExamination(current, corrections.outcome, corrections.state);
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ExaminationChanges } from "../../../../../common/examiners.js";
+import { apiRequest } from "../../../../lib/api-client.js";
+import { refreshAfterExaminationChange } from "./examination-refresh.js";
+
+/**
+ * PATCH /api/admin/examinations/:id: a new due date; the scheduled reminders follow it. Read for
+ * its success only: the panel reads the whole view again through the invalidation.
+ */
+export async function changeDueDate(input: {
+  examinationId: number;
+  changes: ExaminationChanges;
+}): Promise<void> {
+  await apiRequest<unknown>("PATCH", `/admin/examinations/${input.examinationId}`, input.changes);
+}
+
+export function useChangeDueDate(submissionId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeDueDate,
+    onSettled: () => refreshAfterExaminationChange(queryClient, submissionId),
+  });
+}

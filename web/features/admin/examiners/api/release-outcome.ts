@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { OutcomeInput } from "../../../../../common/examiners.js";
+import {
+  examinationView,
+  refreshAfterExaminationChange,
+  submissionPath,
+} from "./examination-refresh.js";
+
+/** POST /api/admin/submissions/:indexNumber/examination/outcome: the student is told at once. */
+export function releaseOutcome(input: { indexNumber: string; outcome: OutcomeInput }) {
+  return examinationView(
+    "POST",
+    `${submissionPath(input.indexNumber)}/examination/outcome`,
+    input.outcome,
+  );
+}
+
+export function useReleaseOutcome(submissionId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: releaseOutcome,
+    onSettled: () => refreshAfterExaminationChange(queryClient, submissionId),
+  });
+}
