@@ -68,3 +68,14 @@ export const ssoOptionsResponseSchema = z.object({ data: ssoOptionsSchema });
 export function isSsoFailure(value: string | null | undefined): value is SsoFailure {
   return (SSO_FAILURES as readonly string[]).includes(value ?? "");
 }
+
+/**
+ * POST /api/logout: `redirectTo` is added only when the session began with a provider that can
+ * sign the person out too (OpenID Connect's end_session_endpoint); the web then goes there.
+ * Sessions begun otherwise get `{ success: true }` as before.
+ */
+export const signOutResponseSchema = z.object({
+  success: z.literal(true),
+  redirectTo: z.string().optional(),
+});
+export type SignOutResponse = z.infer<typeof signOutResponseSchema>;

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { startClamd } from "../../server/testing/clamd.js";
 import { startSmtpPeer } from "../../server/testing/smtp-peer.js";
+import { SHIBBOLETH_ATTRIBUTES, startSamlIdp } from "../../server/testing/saml-idp.js";
 import { resolveFromRoot } from "../../server/paths.js";
 import { writeState } from "./state.js";
 
@@ -43,8 +44,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Whatever started is stopped again if a later step fails: Playwright runs no teardown then.
   let clamd: Awaited<ReturnType<typeof startClamd>> | null = null;
   let server: ChildProcess | null = null;
+  let samlIdp: Awaited<ReturnType<typeof startSamlIdp>> | null = null;
   const stopAll = async () => {
     if (server) await stopServer(server);
+    await samlIdp?.stop();
     await smtp.stop();
     await clamd?.stop();
     fs.rmSync(work, { recursive: true, force: true });
@@ -55,6 +58,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const admin = { email: "registrar@sgs.test", password: "e2e-admin-passcode" };
     const contactEmail = "sgs-office@sgs.test";
     const baseUrl = `http://127.0.0.1:${E2E_PORT}`;
+    // The test SAML IdP reads our SP metadata from the server at its first sign-in.
+    samlIdp = await startSamlIdp({ spMetadataUrl: `${baseUrl}/api/auth/saml/metadata` });
     server = spawn(process.execPath, [entry], {
       cwd: resolveFromRoot(),
       env: {
@@ -72,6 +77,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         ETS_ADMIN_PASSWORD: admin.password,
         ETS_SAMPLE_DATA: "on",
         LOG_LEVEL: "warn",
+        SAML_IDP_METADATA: samlIdp.metadataUrl,
+        SAML_LABEL: "Test University (SAML)",
+        SAML_EMAIL_ATTRIBUTE: SHIBBOLETH_ATTRIBUTES.email,
+        SAML_GROUPS_ATTRIBUTE: SHIBBOLETH_ATTRIBUTES.groups,
+        SAML_INDEX_NUMBER_ATTRIBUTE: SHIBBOLETH_ATTRIBUTES.indexNumber,
+        SSO_ADMIN_GROUPS: "sgs-staff",
+        RATE_LIMIT_SSO: "100000",
         ...E2E_SERVER_ENV,
       },
       stdio: ["ignore", "inherit", "inherit"],

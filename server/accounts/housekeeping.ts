@@ -4,6 +4,7 @@ import { sweepRateLimitCounters } from "../auth/rate-limit-store.js";
 import { SESSION_LIMITS } from "../auth/session.js";
 import { nowIso, type Db } from "../db/database.js";
 import { sweepOrphanFiles } from "../documents/sweep.js";
+import { sweepSsoRecords } from "../auth/sso/requests.js";
 import { runPeriodically } from "../jobs/periodic.js";
 import { CODE_TTL_MS } from "./codes.js";
 
@@ -94,6 +95,13 @@ export const housekeeping = fp(
         if (counters > 0) app.log.info({ counters }, "request counters past their window removed");
       } catch (error) {
         app.log.error({ err: error }, "request counters sweep failed");
+      }
+      try {
+        const sso = await sweepSsoRecords(app.db);
+        if (sso.requests + sso.replays > 0)
+          app.log.info({ report: sso }, "finished single sign-on records removed");
+      } catch (error) {
+        app.log.error({ err: error }, "single sign-on records sweep failed");
       }
       // Apart: a file store that cannot be reached must not hold up the database's sweeps.
       try {

@@ -8,9 +8,10 @@ import {
   signInResponseSchema,
   signInSchema,
   successMessageSchema,
-  successSchema,
 } from "../../common/accounts.js";
+import { signOutResponseSchema } from "../../common/sso.js";
 import { currentUser, requireUser } from "../auth/plugin.js";
+import { oidcEndSessionUrl } from "../auth/sso/oidc.js";
 import { perAddress, perEmail } from "../auth/rate-limits.js";
 import { clearSessionCookie, setSessionCookie } from "../auth/session.js";
 import { changePassword, getMe, requestCode, signIn, signOut, signUp } from "./service.js";
@@ -73,14 +74,19 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["accounts"],
-        summary: "End the session (answers success when there was none)",
-        response: { 200: successSchema },
+        summary:
+          "End the session (answers success when there was none); `redirectTo` is the provider's sign-out after a single sign-on",
+        response: { 200: signOutResponseSchema },
       },
     },
     async (request, reply) => {
-      if (request.user) await signOut(app.db, request.user, { ip: request.ip });
+      const user = request.user;
+      if (user) await signOut(app.db, user, { ip: request.ip });
       clearSessionCookie(reply, app.config);
-      return { success: true as const };
+      // Ending our session leaves the person signed in at the provider, which would sign them
+      // straight back in; where the provider offers it, the web goes on to its sign-out page.
+      const redirectTo = user?.signInMethod === "oidc" ? await oidcEndSessionUrl(app.config) : null;
+      return redirectTo ? { success: true as const, redirectTo } : { success: true as const };
     },
   );
 

@@ -70,6 +70,23 @@ export interface RequestContext {
 /** A session begun with a mailed code may set a password without the old one for this long. */
 export const CODE_SESSION_GRACE_MS = 15 * 60 * 1000;
 
+/**
+ * ETS_LOCAL_SIGN_IN (docs/decisions/010-single-sign-on.md): what a refused local sign-in or
+ * sign-up is told, naming the button to use instead.
+ */
+export function localSignInOffMessage(config: Config): string {
+  const label = config.sso.oidc?.label ?? config.sso.saml?.label ?? "your university account";
+  return config.sso.localSignIn === "off"
+    ? `Sign-in with a password or emailed code is turned off. Use "Sign in with ${label}" on the login page.`
+    : `Students sign in with their university account: use "Sign in with ${label}" on the login page. Sign-in with a password here is for administrators only.`;
+}
+
+/** Whether ETS_LOCAL_SIGN_IN lets this role sign in with a password or code. */
+function localSignInAllowed(config: Config, role: Role): boolean {
+  const mode = config.sso.localSignIn;
+  return mode === "on" || (mode === "admins-only" && role === "admin");
+}
+
 export async function signUp(
   { db, config }: AccountDeps,
   input: CreateUserInput,
@@ -77,6 +94,8 @@ export async function signUp(
   now: Date = new Date(),
 ): Promise<void> {
   const { email } = input;
+  // Code sign-up is for students, whom "admins-only" and "off" both send to single sign-on.
+  if (config.sso.localSignIn !== "on") throw forbidden(localSignInOffMessage(config));
   if (!emailDomainAllowed(email, config.studentEmailDomains)) {
     throw validationError(
       "email",
@@ -151,6 +170,20 @@ export async function signIn(
   ctx: RequestContext & { replacesSessionId: number | null },
   now: Date = new Date(),
 ): Promise<SignInResult> {
+  // "off" refuses everyone alike, before the account is looked up, so it tells nothing about it.
+  if (config.sso.localSignIn === "off") {
+    await recordAudit(
+      db,
+      {
+        event: "sign_in.refused",
+        subject: input.email,
+        ip: ctx.ip,
+        details: { reason: "local_sign_in_off" },
+      },
+      now,
+    );
+    throw forbidden(localSignInOffMessage(config));
+  }
   const account = await findAccountByEmail(db, input.email);
   const candidate = input.password.trim();
   const asCode = CODE_PATTERN.test(candidate) ? candidate : null;
@@ -236,6 +269,26 @@ export async function signIn(
     );
   }
 
+  // "admins-only" refuses a student only once the password or code is right, so a wrong guess
+  // and an existing student account look the same to someone trying addresses.
+  if (!localSignInAllowed(config, account.role)) {
+    await db.transaction().execute(async (trx) => {
+      await clearFailedSignIns(trx, account.id);
+      await recordAudit(
+        trx,
+        {
+          event: "sign_in.refused",
+          actorUserId: account.id,
+          subject: account.email,
+          ip: ctx.ip,
+          details: { reason: "local_sign_in_off" },
+        },
+        now,
+      );
+    });
+    throw forbidden(localSignInOffMessage(config));
+  }
+
   const session = await db.transaction().execute(async (trx) => {
     // Single use: of two requests racing with the same code, one wins and the other is refused.
     if (code && !(await consumeCode(trx, code.id, now))) {
@@ -275,6 +328,8 @@ export async function requestCode(
   ctx: RequestContext,
   now: Date = new Date(),
 ): Promise<void> {
+  // Codes are how students sign in locally; with "admins-only" or "off" nobody needs one.
+  if (deps.config.sso.localSignIn !== "on") throw forbidden(localSignInOffMessage(deps.config));
   const code = generateCode();
   const codeHash = await hashSecret(code);
   const account = await findAccountByEmail(deps.db, input.email);

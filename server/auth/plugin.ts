@@ -16,6 +16,13 @@ declare module "fastify" {
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const ADMIN_PREFIX = "/api/admin/";
+/**
+ * Routes a cross-site form post is meant to reach: the SAML identity provider's answer arrives
+ * from its own site by design (the HTTP-POST binding). It rides on no session: the answer is
+ * authenticated by its XML signature and its InResponseTo, which the route checks. Matched on the
+ * route pattern, so no other path can borrow the exemption.
+ */
+const CROSS_SITE_POSTS = new Set(["/api/auth/saml/acs"]);
 
 /**
  * Resolves the session for every request, guards cookie-authenticated writes against
@@ -38,7 +45,9 @@ export const authPlugin = fp(
         if (request.user) request.authVia = bearer ? "bearer" : "cookie";
       }
 
-      if (UNSAFE_METHODS.has(request.method)) {
+      const crossSiteByDesign =
+        request.method === "POST" && CROSS_SITE_POSTS.has(request.routeOptions.url ?? "");
+      if (UNSAFE_METHODS.has(request.method) && !crossSiteByDesign) {
         const origin = requestOrigin(request);
         const sameSite =
           origin === null || origin === publicOrigin || origin === hostOrigin(request);

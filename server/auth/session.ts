@@ -19,7 +19,8 @@ export const SESSION_LIMITS = {
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
 export type Role = "student" | "admin";
-export type SignInMethod = "password" | "code";
+/** "oidc" and "saml": single sign-on (issue 10); sign-out then offers the provider's own. */
+export type SignInMethod = "password" | "code" | "oidc" | "saml";
 
 export interface SessionUser {
   id: number;

@@ -106,8 +106,16 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
-  /** How the session began: a mailed code lets the user set a password without the old one. */
-  sign_in_method: ColumnType<"password" | "code", "password" | "code" | undefined, never>;
+  /**
+   * How the session began: a mailed code lets the user set a password without the old one; a
+   * single sign-on ("oidc", "saml") tells sign-out to offer the provider's sign-out too. Plain
+   * text without a CHECK constraint (migration 002), so adding a value needs no migration.
+   */
+  sign_in_method: ColumnType<
+    "password" | "code" | "oidc" | "saml",
+    "password" | "code" | "oidc" | "saml" | undefined,
+    never
+  >;
 }
 
 export interface OutboxTable {

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { SignOutResponse } from "../../common/sso.js";
 import { ApiError, api } from "./api-client.js";
 
 /**
@@ -73,13 +74,17 @@ export function storedRole(): Role | null {
 
 /** Ends the server session, removes the stored values, goes home and reloads (the prototype's logout). */
 export async function logout(): Promise<void> {
+  // A session begun at the university's OpenID Connect provider also ends there: the server says
+  // where (its end-session address), and that page sends the browser back to our login page.
+  let redirectTo: string | undefined;
   try {
-    await api.post("/logout");
+    const answer = await api.post<SignOutResponse>("/logout");
+    redirectTo = answer?.redirectTo;
   } catch {
     // Even if the server is unreachable, the browser forgets the session.
   }
   forgetSession();
-  window.location.assign("/");
+  window.location.assign(redirectTo ?? "/");
 }
 
 export function homeFor(role: Role): string {

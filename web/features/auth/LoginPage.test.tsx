@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { vi } from "vitest";
-import { json, mockServer, recordPageLoads, renderRoutes } from "../../test/render.js";
+import { SSO_FAILURES, SSO_FAILURE_MESSAGES, type SsoOptions } from "../../../common/sso.js";
+import {
+  json,
+  mockServer,
+  recordPageLoads,
+  renderRoutes,
+  type FetchCall,
+} from "../../test/render.js";
 import { LoginPage } from "./LoginPage.js";
 
 // fetch is replaced in every test: the server is outside the component's control here.
@@ -19,6 +26,9 @@ async function fillAndSubmit(email = "ama.mensah@st.school.edu", password = "123
   await user.click(screen.getByRole("button", { name: "Login" }));
   return user;
 }
+
+/** The calls the form made, without the page's own read of the single sign-on options. */
+const formCalls = (calls: FetchCall[]) => calls.filter((call) => call.url !== "/auth/sso");
 
 const signedIn = (role: "student" | "admin", indexNumber: string | null) =>
   json(200, { success: true, message: "Signed in.", token: "t", user: { role, indexNumber } });
@@ -45,7 +55,7 @@ describe("LoginPage", () => {
 
     const busy = await screen.findByRole("button", { name: "Logging in..." });
     expect(busy).toBeDisabled();
-    expect(server.calls[0]).toEqual({
+    expect(formCalls(server.calls)[0]).toEqual({
       url: "/user_sign_in",
       method: "POST",
       body: { email: "ama.mensah@st.school.edu", password: "123456", rememberMe: true },
@@ -151,7 +161,7 @@ describe("LoginPage", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "If an account exists for this email, a new code has been sent to it.",
     );
-    expect(server.calls).toEqual([
+    expect(formCalls(server.calls)).toEqual([
       { url: "/request_code", method: "POST", body: { email: "ama.mensah@st.school.edu" } },
     ]);
   });
@@ -164,6 +174,89 @@ describe("LoginPage", () => {
       .click(screen.getByRole("button", { name: "Forgot your code? Get a new one" }));
     expect(await screen.findByText("Enter your email address.")).toBeInTheDocument();
     expect(screen.getByLabelText("Student email")).toHaveAttribute("aria-invalid", "true");
-    expect(server.calls).toHaveLength(0);
+    expect(formCalls(server.calls)).toHaveLength(0);
+  });
+});
+
+function ssoServer(options: SsoOptions) {
+  return mockServer((call) =>
+    call.url === "/auth/sso" ? json(200, { data: options }) : json(500, {}),
+  );
+}
+
+const oidcButton: SsoOptions["providers"] = [
+  { provider: "oidc", label: "UG Account", startHref: "/api/auth/oidc/start" },
+];
+
+describe("LoginPage with single sign-on", () => {
+  it("shows a Sign in with <label> link per provider above the form, keeping the page to return to", async () => {
+    ssoServer({
+      providers: [
+        ...oidcButton,
+        { provider: "saml", label: "Shibboleth", startHref: "/api/auth/saml/start" },
+      ],
+      localSignIn: "on",
+    });
+    renderLogin("/auth/login?next=%2Fdashboard%2Fmessages");
+    const oidc = await screen.findByRole("link", { name: "Sign in with UG Account" });
+    expect(oidc).toHaveAttribute("href", "/api/auth/oidc/start?returnTo=%2Fdashboard%2Fmessages");
+    expect(screen.getByRole("link", { name: "Sign in with Shibboleth" })).toHaveAttribute(
+      "href",
+      "/api/auth/saml/start?returnTo=%2Fdashboard%2Fmessages",
+    );
+    // The local form stays, below the buttons.
+    expect(screen.getByLabelText("Student email")).toBeInTheDocument();
+    expect(
+      oidc.compareDocumentPosition(screen.getByLabelText("Student email")) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
+
+  it("shows no provider link when none is configured", async () => {
+    const server = ssoServer({ providers: [], localSignIn: "on" });
+    renderLogin();
+    await waitFor(() => expect(server.calls.map((c) => c.url)).toContain("/auth/sso"));
+    expect(screen.queryByRole("link", { name: /Sign in with/ })).not.toBeInTheDocument();
+  });
+
+  it.each(SSO_FAILURES.map((failure) => [failure]))(
+    "explains a refused single sign-on (%s) in an alert",
+    (failure) => {
+      ssoServer({ providers: oidcButton, localSignIn: "on" });
+      renderLogin(`/auth/login?sso_error=${failure}`);
+      expect(screen.getByRole("alert")).toHaveTextContent(SSO_FAILURE_MESSAGES[failure]);
+    },
+  );
+
+  it("explains an unknown sso_error as an answer it could not accept", () => {
+    ssoServer({ providers: oidcButton, localSignIn: "on" });
+    renderLogin("/auth/login?sso_error=%3Cscript%3E");
+    expect(screen.getByRole("alert")).toHaveTextContent(SSO_FAILURE_MESSAGES.invalid_response);
+  });
+
+  it("keeps only the administrators' password form when local sign-in is admins-only", async () => {
+    ssoServer({ providers: oidcButton, localSignIn: "admins-only" });
+    renderLogin();
+    expect(await screen.findByLabelText("Administrator email")).toBeInTheDocument();
+    expect(screen.getByLabelText("Password")).toBeInTheDocument();
+    expect(
+      screen.getByText(/Students and staff sign in with their university account/),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByRole("button", { name: "Forgot your code? Get a new one" }),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Create account" })).not.toBeInTheDocument();
+  });
+
+  it("shows only the provider buttons when local sign-in is off", async () => {
+    ssoServer({ providers: oidcButton, localSignIn: "off" });
+    renderLogin();
+    expect(
+      await screen.findByRole("link", { name: "Sign in with UG Account" }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByLabelText(/email/i)).not.toBeInTheDocument());
+    expect(screen.queryByLabelText("Password")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Login" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Create account" })).not.toBeInTheDocument();
   });
 });

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { screen } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { json, mockServer, renderRoutes } from "../../test/render.js";
+import { json, mockServer, renderRoutes, type FetchCall } from "../../test/render.js";
 import { LoginPage } from "./LoginPage.js";
 import { SignupPage } from "./SignupPage.js";
+
+/** The calls the form made, without the pages' own read of the single sign-on options. */
+const formCalls = (calls: FetchCall[]) => calls.filter((call) => call.url !== "/auth/sso");
 
 // fetch is replaced in every test: the server is outside the component's control here.
 afterEach(() => vi.unstubAllGlobals());
@@ -33,7 +36,7 @@ describe("SignupPage", () => {
     await fill("ama.mensah@st.school.edu", "");
     expect(await screen.findByRole("alert")).toHaveTextContent("Please fill in all fields");
     expect(screen.getByLabelText(/^Index Number/)).toHaveAttribute("aria-invalid", "true");
-    expect(server.calls).toHaveLength(0);
+    expect(formCalls(server.calls)).toHaveLength(0);
   });
 
   it("sends email and index number, then shows the confirmation on the login page", async () => {
@@ -53,7 +56,7 @@ describe("SignupPage", () => {
       "A verification code has been sent to your email!",
     );
     expect(screen.getByLabelText("Student email")).toHaveValue("ama.mensah@st.school.edu");
-    expect(server.calls).toEqual([
+    expect(formCalls(server.calls)).toEqual([
       {
         url: "/create_user",
         method: "POST",
@@ -104,5 +107,27 @@ describe("SignupPage", () => {
     await fill("ama.mensah@st.school.edu", "PG1234567");
     expect(await screen.findByRole("alert")).toHaveTextContent("Failed to send OTP.");
     expect(screen.getByRole("button", { name: "Send Code" })).toBeEnabled();
+  });
+});
+
+describe("SignupPage when local sign-in is not on", () => {
+  it("sends students to the university sign-in instead of showing the form", async () => {
+    mockServer((call) =>
+      call.url === "/auth/sso"
+        ? json(200, { data: { providers: [], localSignIn: "admins-only" } })
+        : json(500, {}),
+    );
+    renderRoutes([{ path: "/auth/signup", element: <SignupPage /> }], {
+      path: "/auth/signup",
+      me: null,
+    });
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "Students sign in with their university account",
+    );
+    expect(screen.queryByLabelText("Institutional email")).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to the login page" })).toHaveAttribute(
+      "href",
+      "/auth/login",
+    );
   });
 });

@@ -13,6 +13,7 @@ import { TextField } from "../../components/form/Field.js";
 import { ApiError } from "../../lib/api-client.js";
 import { applyServerFieldErrors } from "../../lib/form-errors.js";
 import { useCreateUser } from "./api/create-user.js";
+import { useSsoOptions } from "./api/sso-options.js";
 import type { AuthNotice } from "./notice.js";
 
 type SignupForm = z.input<typeof createUserSchema>;
@@ -44,7 +45,7 @@ export function SignupPage() {
           else if (error instanceof ApiError && error.status === 400) {
             const placed = applyServerFieldErrors(error, form.setError, ["email", "indexNumber"]);
             setProblem(placed ? null : { message: error.message });
-          } else if (error instanceof ApiError && error.status === 429) {
+          } else if (error instanceof ApiError && (error.status === 429 || error.status === 403)) {
             setProblem({ message: error.message });
           } else setProblem("failed");
         },
@@ -61,6 +62,19 @@ export function SignupPage() {
   );
 
   const busy = createUser.isPending;
+  const localSignIn = useSsoOptions().data?.localSignIn ?? "on";
+
+  if (localSignIn !== "on") {
+    return (
+      <section aria-labelledby="signup-title">
+        <h1 id="signup-title">Create account</h1>
+        <Alert tone="info">
+          Students sign in with their university account; the account here is made at the first
+          sign-in. <Link to="/auth/login">Go to the login page</Link>.
+        </Alert>
+      </section>
+    );
+  }
 
   return (
     <section aria-labelledby="signup-title">
