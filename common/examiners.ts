@@ -406,7 +406,7 @@ export const approveCorrectionsInputSchema = z.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Dashboard: the overdue list's rows (GET /api/admin/dashboard, `overdueExaminations`)
+// Dashboard: the overdue list's rows (GET /api/admin/stats, `overdueExaminations`)
 
 export const overdueExaminationSchema = z.object({
   examinationId: z.number().int(),

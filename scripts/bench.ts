@@ -7,28 +7,22 @@
 // postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database there),
 // --sqlite-only, --no-write (print only).
 //
-// `npm run bench -- upload` runs the upload benchmark instead (scripts/bench-upload.ts).
+// `npm run bench -- upload` runs the upload benchmark instead (scripts/bench-upload.ts), and
+// `npm run bench -- load` the load benchmark (scripts/bench-load.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { sql } from "kysely";
-import { emptyDocuments, type SubmissionFields } from "../common/submission.js";
+import type { SubmissionFields } from "../common/submission.js";
 import { submissionListQuerySchema } from "../common/submissions-api.js";
-import {
-  DOCUMENTS,
-  EXAMINER_STATES,
-  SGS_STAGES,
-  type ExaminerState,
-  type SgsStage,
-} from "../common/workflow.js";
 import { readTestEnv } from "../server/config.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
-import { insertSubmissions } from "../server/submissions/repository.js";
 import { searchSubmissions } from "../server/submissions/service.js";
-import { generateSampleSubmissions } from "./sample-data-generator.js";
+import { generateSubmissions, loadSubmissions, mulberry32, pick } from "./bench-data.js";
 import { writeBenchSection } from "./bench-report.js";
+import { benchLoad } from "./bench-load.js";
 import { benchUpload } from "./bench-upload.js";
 
 interface Options {
@@ -51,87 +45,6 @@ function readOptions(argv: string[]): Options {
       readTestEnv().databaseUrl ??
       "postgres://postgres@127.0.0.1:5432/test");
   return { rows, postgresUrl, write: !argv.includes("--no-write") };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Data: names recombined from the sample list's, so terms hit as they would on a real campus.
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(random: () => number, items: readonly T[]): T {
-  const item = items[Math.floor(random() * items.length)];
-  if (item === undefined) throw new Error("empty list");
-  return item;
-}
-
-function generate(count: number, now: Date): { fields: SubmissionFields; createdAt: string }[] {
-  const random = mulberry32(0xbe7c4);
-  const sample = generateSampleSubmissions();
-  const firstNames = [...new Set(sample.map((r) => r.StudentName.split(" ")[0] ?? "Ama"))];
-  const surnames = [...new Set(sample.map((r) => r.StudentName.split(" ").at(-1) ?? "Mensah"))];
-  const programmes = [...new Set(sample.map((r) => r.Programme))];
-  const taken = new Set<string>();
-  const spanMs = 3 * 365 * 24 * 3600 * 1000;
-  const out: { fields: SubmissionFields; createdAt: string }[] = [];
-  for (let i = 0; i < count; i += 1) {
-    let indexNumber: string;
-    do {
-      indexNumber =
-        String(10 + Math.floor(random() * 11)) +
-        String(Math.floor(random() * 1e6)).padStart(6, "0");
-    } while (taken.has(indexNumber));
-    taken.add(indexNumber);
-    const stage: SgsStage | null = random() < 0.2 ? null : pick(random, SGS_STAGES);
-    const examiner = (): ExaminerState | null =>
-      stage === "sent_to_examiners" && random() < 0.9 ? pick(random, EXAMINER_STATES) : null;
-    const documents = emptyDocuments();
-    for (const item of DOCUMENTS) {
-      if (stage !== null || random() < 0.6) documents[item] = { submitted: true, receivedOn: null };
-    }
-    const middle = random() < 0.2 ? ` ${pick(random, firstNames)}` : "";
-    out.push({
-      fields: {
-        studentName: `${pick(random, firstNames)}${middle} ${pick(random, surnames)}`,
-        indexNumber,
-        programme: pick(random, programmes),
-        contact: `024 ${String(Math.floor(random() * 1e7)).padStart(7, "0")}`,
-        studentEmail: null,
-        documents,
-        sgsStage: stage,
-        internalExaminer: examiner(),
-        externalExaminer: examiner(),
-        thesisStatus: null,
-        effectiveDate: null,
-      },
-      createdAt: new Date(now.getTime() - Math.floor(random() * spanMs)).toISOString(),
-    });
-  }
-  return out;
-}
-
-async function load(db: Db, rows: { fields: SubmissionFields; createdAt: string }[]) {
-  await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < rows.length; start += 2000) {
-      const chunk = rows.slice(start, start + 2000);
-      // One creation time per chunk keeps the repository's batch insert; the spread stays wide.
-      await insertSubmissions(
-        trx,
-        chunk.map((r) => r.fields),
-        chunk[0]?.createdAt ?? new Date().toISOString(),
-      );
-    }
-  });
-  // Fresh statistics, as autovacuum (PostgreSQL) or `PRAGMA optimize` (SQLite) would keep them.
-  await sql`analyze`.execute(db);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,7 +145,7 @@ async function benchSqlite(rows: { fields: SubmissionFields; createdAt: string }
   try {
     await migrateToLatest(db);
     const started = performance.now();
-    await load(db, rows);
+    await loadSubmissions(db, rows);
     const loadSeconds = (performance.now() - started) / 1000;
     const version = await sql<{ v: string }>`select sqlite_version() as v`.execute(db);
     const figures = await time(db, all, 5);
@@ -259,7 +172,7 @@ async function benchPostgres(
   try {
     await migrateToLatest(db);
     const started = performance.now();
-    await load(db, rows);
+    await loadSubmissions(db, rows);
     const loadSeconds = (performance.now() - started) / 1000;
     const version = await sql<{ v: string }>`show server_version`.execute(db);
     const figures = await time(db, all, 5);
@@ -316,7 +229,7 @@ async function main(): Promise<void> {
   const benchStarted = performance.now();
   const loadAtStart = loadAverage();
   console.log(`Generating ${options.rows.toLocaleString("en")} submissions…`);
-  const rows = generate(options.rows, now);
+  const rows = generateSubmissions(options.rows, now);
   const all = cases(rows);
 
   const results = [];
@@ -368,7 +281,13 @@ async function main(): Promise<void> {
 }
 
 const argv = process.argv.slice(2);
-(argv[0] === "upload" ? benchUpload(argv.slice(1)) : main()).catch((error: unknown) => {
+const run =
+  argv[0] === "upload"
+    ? benchUpload(argv.slice(1))
+    : argv[0] === "load"
+      ? benchLoad(argv.slice(1))
+      : main();
+run.catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -51,6 +51,7 @@ import { housekeeping } from "./accounts/housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
 import { resolveFromRoot } from "./paths.js";
+import { takeRequestsInTurns } from "./request-turns.js";
 import { validatorCompiler } from "./validation.js";
 
 declare module "fastify" {
@@ -108,6 +109,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First of all hooks: under load, requests start one per turn of the event loop, in arrival
+  // order, so connections opened late are accepted and served too (server/request-turns.ts).
+  takeRequestsInTurns(app);
   app.decorate("db", db);
   app.decorate("config", config);
   if (ownsDb) app.addHook("onClose", async () => db.destroy());

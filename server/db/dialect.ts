@@ -137,6 +137,18 @@ export async function dropSubmissionSearchIndex(db: Kysely<any>): Promise<void> 
   await sql`drop table if exists submissions_search`.execute(db);
 }
 
+/**
+ * Whether the list collects a search's matches in a MATERIALIZED common table expression before
+ * sorting them (docs/decisions/006-search.md). PostgreSQL needs it: left to itself it walks the
+ * sort column's index and filters row by row, slow when the matches sort late. SQLite plans the
+ * matches first anyway (the FTS rowids, then a top-N sort), and there the fence only copies every
+ * matching row whole into a temporary table before sorting: page 1 of "ama" over 10,000
+ * submissions (804 matches) took 7 ms with it and 1.4 ms without (docs/benchmarks.md, "Load").
+ */
+export function collectsSearchMatchesFirst(db: Kysely<any>): boolean {
+  return dialectOf(db) === "postgres";
+}
+
 /** A LIKE pattern matching `term` anywhere, with the user's %, _ and \ taken literally. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -12,7 +12,11 @@ import {
   type SubmissionListQuery,
   type SubmissionSort,
 } from "../../common/submissions-api.js";
-import { searchIndexServes, submissionSearchCondition } from "../db/dialect.js";
+import {
+  collectsSearchMatchesFirst,
+  searchIndexServes,
+  submissionSearchCondition,
+} from "../db/dialect.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
 
 /** Repositories take the database or a transaction; row types never leave this module. */
@@ -286,10 +290,11 @@ export async function listSubmissions(
   const offset = (query.page - 1) * query.pageSize;
   const term = query.q?.trim();
   const page =
-    term && searchIndexServes(term)
+    term && searchIndexServes(term) && collectsSearchMatchesFirst(db)
       ? // When the search index serves the term, collect the matches through it first, then sort
         // them. Left to itself PostgreSQL walks the sort column's index and filters row by row,
         // which is slow when the matches sort late ("Kwa…" by name: 56,000 rows read for 25).
+        // SQLite plans the matches first by itself, and cheaper without the fence.
         db
           .with(
             (cte) => cte("matches").materialized(),
