@@ -100,12 +100,15 @@ export function builtServerEntry(entry = SERVER_ENTRY, sourceDirs = BUILT_FROM):
 }
 
 /** Source files the build compiles (tests and test helpers are not built) changed after `since`. */
+const TEST_ONLY_DIRS = new Set(["testing", "fuzz"]);
+
 function newerSources(dir: string, since: number): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== "testing") found.push(...newerSources(full, since));
+      // Test support (server/testing, the generated requests of server/fuzz) is not in the build.
+      if (!TEST_ONLY_DIRS.has(entry.name)) found.push(...newerSources(full, since));
     } else if (
       /\.tsx?$/.test(entry.name) &&
       !/\.test\.tsx?$/.test(entry.name) &&
