@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
+import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
@@ -188,6 +190,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(
     async (api) => {
+      // Registered in the API's scope only: the web app's files carry their own build-time copies
+      // (below), so nothing is compressed twice. JSON and CSV over 1 KB go out as brotli or gzip;
+      // PDFs, XLSX and octet-streams are already packed (mime-db says not compressible) and keep
+      // their Content-Length. Request bodies are never inflated: an upload's size limit stays a
+      // limit on what arrives, with no decompression bomb behind it.
+      await api.register(compress, {
+        threshold: 1024,
+        encodings: ["br", "gzip"],
+        customTypes: API_COMPRESSIBLE_TYPES,
+        // Quality 4: most of brotli's gain for a fraction of quality 11's time, per request.
+        brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+        globalDecompression: false,
+      });
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
       await api.register(healthRoutes);
       await api.register(accountRoutes);
@@ -210,7 +225,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const webRoot = options.webRoot ?? resolveFromRoot("dist", "web");
   const hasWeb = fs.existsSync(path.join(webRoot, "index.html"));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      // scripts/compress-assets.mjs writes a .br and a .gz beside each compressible file at build
+      // time; the best one the client accepts is sent, with Vary: Accept-Encoding.
+      preCompressed: true,
+      // The copies are alternate encodings of their file, not pages of their own.
+      globIgnore: ["**/*.br", "**/*.gz"],
+      setHeaders: (reply, filePath) => {
+        reply.header("cache-control", cacheControlFor(path.relative(webRoot, filePath)));
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
@@ -230,6 +257,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   return app;
+}
+
+/** JSON (every +json type) and CSV; text/* beyond that is left to mime-db's compressible flag. */
+const API_COMPRESSIBLE_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;|$)|^text\/csv(?:;|$)/;
+
+const YEAR_IN_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * Vite names every file under assets/ by its content's hash, so a changed file is a new URL:
+ * those are cached for a year and never revalidated. index.html names the current hashes, so it
+ * is revalidated on every load (its ETag makes that a 304). Other files (logo, favicon) keep their
+ * names across releases: an hour.
+ */
+function cacheControlFor(relativePath: string): string {
+  const file = relativePath.split(path.sep).join("/");
+  if (file.startsWith("assets/")) return `public, max-age=${YEAR_IN_SECONDS}, immutable`;
+  if (/^index\.html(?:\.br|\.gz)?$/.test(file)) return "no-cache";
+  return "public, max-age=3600";
 }
 
 function toErrorResponse(error: FastifyError | AppError): { status: number; body: ErrorBody } {
