@@ -8,7 +8,8 @@
 // --sqlite-only, --no-write (print only).
 //
 // `npm run bench -- upload` runs the upload benchmark instead (scripts/bench-upload.ts), and
-// `npm run bench -- load` the load benchmark (scripts/bench-load.ts).
+// `npm run bench -- load` the load benchmark (scripts/bench-load.ts), `npm run bench -- api` the
+// hot path against a raw node:http server (scripts/bench-api.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +23,7 @@ import { createDatabase, migrateToLatest, type Db } from "../server/db/database.
 import { searchSubmissions } from "../server/submissions/service.js";
 import { generateSubmissions, loadSubmissions, mulberry32, pick } from "./bench-data.js";
 import { writeBenchSection } from "./bench-report.js";
+import { benchApi } from "./bench-api.js";
 import { benchLoad } from "./bench-load.js";
 import { benchUpload } from "./bench-upload.js";
 
@@ -286,7 +288,9 @@ const run =
     ? benchUpload(argv.slice(1))
     : argv[0] === "load"
       ? benchLoad(argv.slice(1))
-      : main();
+      : argv[0] === "api"
+        ? benchApi(argv.slice(1))
+        : main();
 run.catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

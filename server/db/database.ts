@@ -6,6 +6,7 @@ import pg from "pg";
 import type { DatabaseConfig } from "../config.js";
 import type { Database } from "./schema.js";
 import { migrationProvider } from "./migrations/index.js";
+import { StatementCache } from "./statement-cache.js";
 
 export type Db = Kysely<Database>;
 
@@ -30,13 +31,25 @@ export function createDatabase(config: DatabaseConfig): Db {
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  if (config.path !== ":memory:") fs.mkdirSync(path.dirname(config.path), { recursive: true });
-  const sqlite = new SQLite(config.path);
+  return createSqliteDatabase(config.path).db;
+}
+
+/**
+ * A SQLite file behind Kysely, with its prepared statements cached (statement-cache.ts). The
+ * cache is returned beside the database so tests and benchmarks can read its figures.
+ */
+export function createSqliteDatabase(file: string): { db: Db; statements: StatementCache } {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const statements = new StatementCache(sqlite);
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) }),
+    statements,
+  };
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

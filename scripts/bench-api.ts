@@ -1,0 +1,387 @@
+// `npm run bench -- api`: the API's hot path against a yardstick. On one SQLite file holding the
+// sample data (server/db/sample-data) it starts, as child processes stopped by PID:
+//   1. the built app server (dist/server/server.js, `npm run build:server` first);
+//   2. scripts/bench-api-raw.mjs, plain node:http with prepared better-sqlite3 statements giving
+//      the same JSON (checked before the runs).
+// Then autocannon (a process of its own) drives each of them on a student's status read (GET
+// /api/submissions/:indexNumber, Bearer session) and on the administrators' first list page with
+// no term (GET /api/submissions), alternating app and yardstick, and reports the median requests
+// per second of the rounds and the ratio app / yardstick. Issue 11's target: 0.7 or more. Writes
+// the api section of docs/benchmarks.md, with the machine, /proc/loadavg and the date.
+//
+// Options: --connections N (32), --duration S (10), --rounds N (3), --label TEXT (a note in the
+// table's heading, such as "with the statement cache"), --stale-ok (measure a build older than its
+// sources, with a warning: other work in the tree must not block a measurement), --no-write.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { isDeepStrictEqual, parseArgs } from "node:util";
+import { builtServerEntry, NotBuiltError } from "../cluster/cluster.js";
+import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
+import { createDatabase, migrateToLatest } from "../server/db/database.js";
+import { loadSampleData, readSampleRecords } from "../server/db/sample-data.js";
+import { resolveFromRoot } from "../server/paths.js";
+import { createUser } from "../server/testing/factories.js";
+import { writeBenchSection } from "./bench-report.js";
+
+interface Options {
+  connections: number;
+  durationSeconds: number;
+  rounds: number;
+  label: string | null;
+  staleOk: boolean;
+  write: boolean;
+}
+
+function readOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      connections: { type: "string" },
+      duration: { type: "string" },
+      rounds: { type: "string" },
+      label: { type: "string" },
+      "stale-ok": { type: "boolean" },
+      "no-write": { type: "boolean" },
+    },
+  });
+  const whole = (name: string, value: string | undefined, fallback: number) => {
+    const n = value === undefined ? fallback : Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1`);
+    return n;
+  };
+  return {
+    connections: whole("connections", values.connections, 32),
+    durationSeconds: whole("duration", values.duration, 10),
+    rounds: whole("rounds", values.rounds, 3),
+    label: values.label ?? null,
+    staleOk: values["stale-ok"] === true,
+    write: values["no-write"] !== true,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// autocannon, in a process of its own so its work is not this script's
+
+interface AutocannonResult {
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+}
+
+function autocannon(args: string[]): Promise<AutocannonResult> {
+  const cli = resolveFromRoot("node_modules", "autocannon", "autocannon.js");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, "--json", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.trim()}`));
+      try {
+        resolve(JSON.parse(out) as AutocannonResult);
+      } catch {
+        reject(new Error(`autocannon printed no result: ${out.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+/** The whole of /proc/loadavg (1, 5 and 15 minutes, runnable/total tasks), or Node's figures. */
+function loadAverage(): string {
+  try {
+    return fs.readFileSync("/proc/loadavg", "utf8").trim().split(/\s+/).slice(0, 4).join(" ");
+  } catch {
+    return os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The servers
+
+interface Load {
+  name: string;
+  path: string;
+  authorization: string;
+}
+
+interface Server {
+  name: "app" | "raw";
+  url: string;
+  child: Child;
+}
+
+async function prepareDatabase(file: string): Promise<Load[]> {
+  const db = createDatabase({ kind: "sqlite", path: file });
+  try {
+    await migrateToLatest(db);
+    await loadSampleData(db);
+    const indexNumber = readSampleRecords()
+      .map((r) => r.IndexNumber)
+      .find((n): n is string => typeof n === "string" && n.trim() !== "");
+    if (!indexNumber) throw new Error("the sample data has no index number");
+    const admin = await createUser(db, "admin", { email: "bench-admin@school.test" });
+    const student = await createUser(db, "student", {
+      email: "bench-student@st.school.test",
+      indexNumber,
+    });
+    return [
+      {
+        name: "status read",
+        path: `/api/submissions/${encodeURIComponent(indexNumber)}`,
+        authorization: student.bearer.authorization ?? "",
+      },
+      {
+        name: "list, first page, no term",
+        path: "/api/submissions",
+        authorization: admin.bearer.authorization ?? "",
+      },
+    ];
+  } finally {
+    await db.destroy();
+  }
+}
+
+function serverEntry(staleOk: boolean): string {
+  try {
+    return builtServerEntry();
+  } catch (error) {
+    if (!(error instanceof NotBuiltError) || !staleOk) throw error;
+    console.warn(`Warning (--stale-ok): ${error.message}`);
+    return resolveFromRoot("dist", "server", "server.js");
+  }
+}
+
+async function startServers(dir: string, file: string, entry: string): Promise<Server[]> {
+  const appPort = await freePort();
+  const app = startChild({
+    name: "the app server",
+    command: process.execPath,
+    args: [entry],
+    env: {
+      NODE_ENV: "production",
+      PORT: String(appPort),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${appPort}`,
+      DATABASE_URL: `sqlite:${file}`,
+      STORAGE_URL: `file:${path.join(dir, "files")}`,
+      ETS_SAMPLE_DATA: "off",
+      LOG_LEVEL: "warn",
+    },
+    cwd: resolveFromRoot(),
+    logFile: path.join(dir, "app.log"),
+  });
+  const servers: Server[] = [{ name: "app", url: `http://127.0.0.1:${appPort}`, child: app }];
+  try {
+    await waitForOk(`http://127.0.0.1:${appPort}/api/health`, app, 60_000);
+    const rawPort = await freePort();
+    const raw = startChild({
+      name: "the raw node:http server",
+      command: process.execPath,
+      args: [resolveFromRoot("scripts", "bench-api-raw.mjs")],
+      env: { DATABASE_FILE: file, PORT: String(rawPort) },
+      cwd: resolveFromRoot(),
+      logFile: path.join(dir, "raw.log"),
+    });
+    servers.push({ name: "raw", url: `http://127.0.0.1:${rawPort}`, child: raw });
+    await waitForOk(`http://127.0.0.1:${rawPort}/health`, raw, 30_000);
+    return servers;
+  } catch (error) {
+    for (const s of servers) await stopChild(s.child);
+    throw error;
+  }
+}
+
+/** Both servers must give the same answer, or the comparison means nothing. */
+async function checkSameAnswers(servers: Server[], loads: Load[]): Promise<void> {
+  for (const load of loads) {
+    const answers = await Promise.all(
+      servers.map(async (s) => {
+        const res = await fetch(`${s.url}${load.path}`, {
+          headers: { authorization: load.authorization },
+        });
+        if (res.status !== 200) throw new Error(`${s.name}: ${load.path} answered ${res.status}`);
+        return res.json() as Promise<unknown>;
+      }),
+    );
+    if (!isDeepStrictEqual(answers[0], answers[1])) {
+      throw new Error(`The app and the raw server answer ${load.path} differently.`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs and report
+
+interface Run {
+  load: string;
+  server: "app" | "raw";
+  round: number;
+  loadAverage: string;
+  result: AutocannonResult;
+}
+
+async function drive(servers: Server[], loads: Load[], options: Options): Promise<Run[]> {
+  const args = (server: Server, load: Load, seconds: number) => [
+    "-c",
+    String(options.connections),
+    "-d",
+    String(seconds),
+    "-H",
+    `authorization=${load.authorization}`,
+    `${server.url}${load.path}`,
+  ];
+  // Warm-up, not counted: the JIT, SQLite's page cache, every lazy path.
+  for (const load of loads) for (const s of servers) await autocannon(args(s, load, 3));
+  const runs: Run[] = [];
+  for (let round = 1; round <= options.rounds; round += 1) {
+    for (const load of loads) {
+      // Alternate who goes first, so a change in the machine's load falls on both.
+      const order = round % 2 === 1 ? servers : [...servers].reverse();
+      for (const server of order) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const loadAtStart = loadAverage();
+        const result = await autocannon(args(server, load, options.durationSeconds));
+        const run = {
+          load: load.name,
+          server: server.name,
+          round,
+          loadAverage: loadAtStart,
+          result,
+        };
+        console.log(
+          `${load.name} | ${server.name} | round ${round} | loadavg ${loadAtStart} | ${Math.round(result.requests.average)} req/s | p50 ${result.latency.p50} ms | p99 ${result.latency.p99} ms | errors ${result.errors} | non-2xx ${result.non2xx}`,
+        );
+        if (result.errors > 0 || result.non2xx > 0) {
+          throw new Error(`${server.name} failed requests on ${load.name}: see the line above.`);
+        }
+        runs.push(run);
+      }
+    }
+  }
+  return runs;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+interface Summary {
+  load: string;
+  app: number;
+  raw: number;
+  appP50: number;
+  rawP50: number;
+  ratio: number;
+}
+
+function summarise(runs: Run[], loads: Load[]): Summary[] {
+  return loads.map((load) => {
+    const of = (server: "app" | "raw") =>
+      runs.filter((r) => r.load === load.name && r.server === server);
+    const rps = (server: "app" | "raw") => median(of(server).map((r) => r.result.requests.average));
+    const p50 = (server: "app" | "raw") => median(of(server).map((r) => r.result.latency.p50));
+    const app = rps("app");
+    const raw = rps("raw");
+    return {
+      load: load.name,
+      app,
+      raw,
+      appP50: p50("app"),
+      rawP50: p50("raw"),
+      ratio: raw > 0 ? app / raw : 0,
+    };
+  });
+}
+
+const whole = (n: number) => Math.round(n).toLocaleString("en");
+
+function summaryTable(summaries: Summary[]): string {
+  const lines = [
+    "| Load | App (req/s) | Raw (req/s) | App / raw | Target | App p50 (ms) | Raw p50 (ms) |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const s of summaries) {
+    lines.push(
+      `| ${s.load} | ${whole(s.app)} | ${whole(s.raw)} | ${s.ratio.toFixed(2)} | ≥ 0.70 (${s.ratio >= 0.7 ? "met" : "missed"}) | ${s.appP50} | ${s.rawP50} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function runsTable(runs: Run[]): string {
+  const lines = [
+    "| Load | Server | Round | /proc/loadavg at start | Requests/s | p50 (ms) | p99 (ms) |",
+    "|---|---|---:|---|---:|---:|---:|",
+  ];
+  for (const r of runs) {
+    lines.push(
+      `| ${r.load} | ${r.server} | ${r.round} | ${r.loadAverage} | ${whole(r.result.requests.average)} | ${r.result.latency.p50} | ${r.result.latency.p99} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+export async function benchApi(argv: string[]): Promise<void> {
+  const options = readOptions(argv);
+  const entry = serverEntry(options.staleOk);
+  const started = new Date();
+  const loadAtStart = loadAverage();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-bench-api-"));
+  try {
+    const file = path.join(dir, "ets.sqlite");
+    const loads = await prepareDatabase(file);
+    const servers = await startServers(dir, file, entry);
+    let runs: Run[];
+    try {
+      console.log(
+        `App server PID ${servers[0]?.child.pid}, raw server PID ${servers[1]?.child.pid}; /proc/loadavg ${loadAtStart}.`,
+      );
+      await checkSameAnswers(servers, loads);
+      runs = await drive(servers, loads, options);
+    } finally {
+      for (const s of servers) await stopChild(s.child);
+    }
+    const summaries = summarise(runs, loads);
+    const summary = summaryTable(summaries);
+    console.log(`\n${summary}\n`);
+    if (!options.write) return;
+    const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+    // The label is printed on its own, after the command.
+    const shown = argv.filter((a, i) => a !== "--label" && argv[i - 1] !== "--label");
+    const command = ["npm run bench -- api", ...shown].join(" ");
+    writeBenchSection(
+      "api",
+      [
+        `Measured ${started.toISOString().replace("T", " ").slice(0, 16)} UTC by \`${command}\`${options.label ? ` (${options.label})` : ""} on ${cpu} (${os.cpus().length} cores), Node ${process.version};`,
+        `/proc/loadavg ${loadAtStart} when the command started and ${loadAverage()} when it ended (other work shares the machine; each run's own below).`,
+        `SQLite, the sample data (${readSampleRecords().length} submissions); autocannon (its own process, same machine) with ${options.connections} connections for ${options.durationSeconds} s per run after a 3 s warm-up; median of ${options.rounds} rounds, app and raw alternating.`,
+        "",
+        summary,
+        "",
+        "<details><summary>Every run</summary>",
+        "",
+        runsTable(runs),
+        "",
+        "</details>",
+      ].join("\n"),
+    );
+    console.log("Wrote the api section of docs/benchmarks.md.");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
