@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { EXAMINER_AUTH_SCHEME } from "../../common/examiners.js";
 import {
   contentTypes,
   hostileJsonValue,
@@ -69,19 +70,31 @@ export function readOperations(document: OpenApiDocument): Operation[] {
   return operations;
 }
 
-export type Role = "anonymous" | "student" | "admin";
+/**
+ * Who a caller is: nobody, the student, an administrator, or an examiner through their link
+ * (one whose examination waits for their report, and the internal examiner of a thesis whose
+ * corrections wait for their confirmation).
+ */
+export type Role = "anonymous" | "student" | "admin" | "examiner" | "correctionsExaminer";
 
 /**
  * Who sends a request and how: the session travels as a cookie (with or without the Origin a
- * browser adds) or as a bearer token. Tokens are looked up when the request is sent, because a
- * generated sign-out or deactivation ends a session and the run starts a new one.
+ * browser adds) or as a bearer token; an examiner's link token as `Authorization: Examiner
+ * <token>`, the examiner page's header. Tokens are looked up when the request is sent, because a
+ * generated sign-out or deactivation ends a session (or a revocation a link) and the run starts a
+ * new one.
  */
 export interface Caller {
   label: string;
-  /** How often this caller is chosen, against the others' weights. */
+  /** How often this caller is chosen, against the others' weights (0: only on its home routes). */
   weight: number;
+  /**
+   * The routes where this caller's credential means something, and its weight there instead of
+   * `weight`: an examiner's link opens only /api/examiner/*, elsewhere it is a stray header.
+   */
+  home?: { path: RegExp; weight: number };
   role: Role;
-  auth: "cookie" | "bearer" | "none";
+  auth: "cookie" | "bearer" | "link" | "none";
   origin: string | null;
 }
 
@@ -115,12 +128,18 @@ export interface RequestContext {
   known: KnownValues;
   /** Files good enough to get past the first check of each multipart route (a PDF, an XLSX). */
   goodFiles: readonly { name: string; bytes: Buffer }[];
+  /**
+   * Whole forms as the pages send them, sent as they are or broken: a student's PDF alone, the
+   * examiner's report (its recommendation and note before its PDF).
+   */
+  goodForms: readonly (readonly MultipartPart[])[];
 }
 
 export function requestArbitrary(
   operation: Operation,
-  context: RequestContext,
+  world: RequestContext,
 ): fc.Arbitrary<GeneratedRequest> {
+  const context = { ...world, known: knownForRoute(operation.path, world.known) };
   return fc
     .record({
       method: methodArbitrary(operation),
@@ -129,7 +148,7 @@ export function requestArbitrary(
       caller: fc.oneof(
         ...context.callers.map((caller) => ({
           arbitrary: fc.constant(caller),
-          weight: caller.weight,
+          weight: caller.home?.path.test(operation.path) ? caller.home.weight : caller.weight,
         })),
       ),
       extraHeaders: extraHeadersArbitrary,
@@ -159,6 +178,26 @@ export function encodeComponent(value: string): string {
   } catch {
     return encodeURIComponent(value.replace(/[\uD800-\uDFFF]/g, "\uFFFD"));
   }
+}
+
+/**
+ * The known values for one route: the world's values by name, where an entry named
+ * "<route prefix> <name>" ("/api/admin/examinations id") replaces the one named "<name>" for the
+ * routes at or under that prefix, the longest prefix first. Ids of one kind of row then go to the
+ * routes about that kind, without thinning out the ids every other route draws from.
+ */
+export function knownForRoute(path: string, known: KnownValues): KnownValues {
+  const scoped = Object.entries(known)
+    .map(([key, values]) => ({ key, values, space: key.lastIndexOf(" ") }))
+    .filter(({ key, space }) => {
+      const prefix = key.slice(0, space);
+      return key.startsWith("/") && (path === prefix || path.startsWith(`${prefix}/`));
+    })
+    .sort((a, b) => a.space - b.space);
+  if (scoped.length === 0) return known;
+  const own: Record<string, readonly unknown[]> = { ...known };
+  for (const { key, values, space } of scoped) own[key.slice(space + 1)] = values;
+  return own;
 }
 
 function pathArbitrary(operation: Operation, known: KnownValues): fc.Arbitrary<string> {
@@ -350,12 +389,23 @@ function multipartArbitrary(context: RequestContext): fc.Arbitrary<Body> {
       fileName: asFile ? (fileName ?? file.name) : null,
       bytes: file.bytes,
     }));
+  const parts: fc.Arbitrary<MultipartPart[]> =
+    context.goodForms.length === 0
+      ? fc.oneof(
+          { arbitrary: part.map((one) => [one]), weight: 3 },
+          fc.array(part, { minLength: 0, maxLength: 8 }),
+        )
+      : fc.oneof(
+          { arbitrary: part.map((one) => [one]), weight: 3 },
+          fc.array(part, { minLength: 0, maxLength: 8 }),
+          {
+            arbitrary: fc.constantFrom(...context.goodForms).map((form) => [...form]),
+            weight: 3,
+          },
+        );
   return fc
     .record({
-      parts: fc.oneof(
-        { arbitrary: part.map((one) => [one]), weight: 3 },
-        fc.array(part, { minLength: 0, maxLength: 8 }),
-      ),
+      parts,
       boundary: fc.constantFrom("----etsfuzz", "x", "a".repeat(70), "----\u00e9"),
       broken: fc.oneof(
         { arbitrary: fc.constant<MultipartBreak>("none"), weight: 3 },
@@ -380,6 +430,7 @@ function callerHeaders(caller: Caller, sessions: Sessions): Record<string, strin
   const token = sessions[caller.role];
   if (caller.auth === "cookie") headers.cookie = `ets_session=${token}`;
   if (caller.auth === "bearer") headers.authorization = `Bearer ${token}`;
+  if (caller.auth === "link") headers.authorization = `${EXAMINER_AUTH_SCHEME} ${token}`;
   return headers;
 }
 
@@ -422,17 +473,13 @@ function multipartPayload(body: Extract<Body, { kind: "multipart" }>): {
   const { boundary, parts, broken } = body;
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const disposition =
+    // A text field goes as a browser sends it, without a Content-Type: busboy takes a part typed
+    // application/octet-stream for a file even without a file name.
+    const head =
       part.fileName === null
-        ? `form-data; name="${part.field}"`
-        : `form-data; name="${part.field}"; filename="${part.fileName}"`;
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      part.bytes,
-      Buffer.from("\r\n"),
-    );
+        ? `Content-Disposition: form-data; name="${part.field}"`
+        : `Content-Disposition: form-data; name="${part.field}"; filename="${part.fileName}"\r\nContent-Type: application/octet-stream`;
+    chunks.push(Buffer.from(`--${boundary}\r\n${head}\r\n\r\n`), part.bytes, Buffer.from("\r\n"));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   let payload = Buffer.concat(chunks);
