@@ -20,7 +20,7 @@ import {
 } from "../../common/examiners.js";
 import type { Submission } from "../../common/submission.js";
 import { EXAMINERS } from "../../common/workflow.js";
-import { recordAudit } from "../accounts/audit.js";
+import { recordAudit, type AuditEntry } from "../accounts/audit.js";
 import { canReadSubmission } from "../auth/policy.js";
 import type { SessionUser } from "../auth/session.js";
 import { hashToken } from "../auth/tokens.js";
@@ -95,6 +95,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const noSubmission = (indexNumber: string) =>
   notFound(`No submission has the index number ${indexNumber}.`);
+const noExaminer = (id: number) => notFound(`There is no examiner with id ${id}.`);
 const NO_EXAMINATION = "There is no examination with this id.";
 const roleName = (role: ExaminerKind) => `${EXAMINER_KIND_LABELS[role].toLowerCase()} examiner`;
 
@@ -115,7 +116,7 @@ export async function listExaminerRecords(
 
 async function examinerRecord(db: Executor, id: number): Promise<ExaminerRecord> {
   const examiner = await findExaminerById(db, id);
-  if (!examiner) throw notFound(`There is no examiner with id ${id}.`);
+  if (!examiner) throw noExaminer(id);
   return presentExaminer({ ...examiner, openExaminations: await countOpenExaminations(db, id) });
 }
 
@@ -171,7 +172,7 @@ export async function changeExaminer(
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       const examiner = await findExaminerById(trx, id);
-      if (!examiner) throw notFound(`There is no examiner with id ${id}.`);
+      if (!examiner) throw noExaminer(id);
       const changed = changedFields(examiner, changes);
       if (changed.length === 0) return examinerRecord(trx, id);
       if (changes.email !== undefined && changed.includes("email")) {
@@ -410,6 +411,11 @@ function newLinkToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: hashToken(token) };
 }
 
+/** When a link made at `now` stops working. */
+function linkExpiresAt(config: ExaminerContext["config"], now: Date): string {
+  return nowIso(new Date(now.getTime() + config.examiners.linkDays * DAY_MS));
+}
+
 /** YYYY-MM-DD, `days` after `now` (UTC). */
 function dayAfter(now: Date, days: number): string {
   return new Date(now.getTime() + days * DAY_MS).toISOString().slice(0, 10);
@@ -469,7 +475,7 @@ export async function sendToExaminers(
 
     const tokens: SentLinks["tokens"] = {};
     const move: RecordMove = { sgsStage: "sent_to_examiners" };
-    const expiresAt = nowIso(new Date(now.getTime() + ctx.config.examiners.linkDays * DAY_MS));
+    const expiresAt = linkExpiresAt(ctx.config, now);
     for (const examination of targets) {
       const { token, tokenHash } = newLinkToken();
       const dueOn = examination.dueOn ?? dayAfter(now, ctx.config.examiners.reportDueDays);
@@ -490,21 +496,15 @@ export async function sendToExaminers(
       if (submission[examinerField(examination.role)] === null) {
         move[examinerField(examination.role)] = "awaiting";
       }
-      await recordExaminationEvent(trx, {
-        submissionId: submission.id,
-        actor: admin.id,
-        at,
-        field: `examination.${examination.role}`,
-        from: examination.state,
-        to: resend ? examination.state : "sent",
-        kind: "send",
-      });
-      await recordAudit(
+      await recordExaminationChange(
         trx,
+        admin,
+        examination,
         {
-          event: "examiner.link_sent",
-          actorUserId: admin.id,
-          subject: examination.examiner.email,
+          from: examination.state,
+          to: resend ? examination.state : "sent",
+          kind: "send",
+          audit: "examiner.link_sent",
           details: {
             indexNumber: submission.indexNumber,
             role: examination.role,
@@ -542,7 +542,7 @@ export async function mailCorrectionsReady(
   );
   if (!internal?.hasLink || internal.linkRevokedAt !== null) return null;
   const { token, tokenHash } = newLinkToken();
-  const expiresAt = nowIso(new Date(now.getTime() + config.examiners.linkDays * DAY_MS));
+  const expiresAt = linkExpiresAt(config, now);
   await setExaminationLink(trx, internal.id, { tokenHash, createdAt: at, expiresAt });
   await enqueueMail(
     trx,
@@ -574,14 +574,60 @@ export async function mailCorrectionsReady(
   return token;
 }
 
-/** The current examination by id, with its submission locked. */
-async function lockedExamination(trx: Executor, id: number): Promise<StoredExamination> {
+/**
+ * The examination by id, with its submission locked; a replaced one is refused with
+ * `ifReplaced`, since only the current examination of a role can still change.
+ */
+async function lockedExamination(
+  trx: Executor,
+  id: number,
+  ifReplaced: string,
+): Promise<StoredExamination> {
   const found = await findExamination(trx, id);
   if (!found) throw notFound(NO_EXAMINATION);
   await lockSubmission(trx, found.submissionId);
   const examination = await findExamination(trx, id);
   if (!examination) throw notFound(NO_EXAMINATION);
+  if (examination.state === "replaced") throw conflict(ifReplaced);
   return examination;
+}
+
+/**
+ * An administrator's change to one examination: its event on the submission's timeline and the
+ * audit row about its examiner, written together so neither is forgotten.
+ */
+async function recordExaminationChange(
+  trx: Executor,
+  admin: Admin,
+  examination: StoredExamination,
+  change: {
+    from: string | null;
+    to: string;
+    kind: string;
+    audit: AuditEntry["event"];
+    details: AuditEntry["details"];
+  },
+  now: Date,
+): Promise<void> {
+  await recordExaminationEvent(trx, {
+    submissionId: examination.submissionId,
+    actor: admin.id,
+    at: nowIso(now),
+    field: `examination.${examination.role}`,
+    from: change.from,
+    to: change.to,
+    kind: change.kind,
+  });
+  await recordAudit(
+    trx,
+    {
+      event: change.audit,
+      actorUserId: admin.id,
+      subject: examination.examiner.email,
+      details: change.details,
+    },
+    now,
+  );
 }
 
 async function viewOf(trx: Executor, submissionId: number): Promise<AdminExamination> {
@@ -603,30 +649,25 @@ export async function revokeLink(
 ): Promise<AdminExamination> {
   const at = nowIso(now);
   return ctx.db.transaction().execute(async (trx) => {
-    const examination = await lockedExamination(trx, examinationId);
-    if (examination.state === "replaced") {
-      throw conflict("This examiner was replaced; their link already stopped working.");
-    }
+    const examination = await lockedExamination(
+      trx,
+      examinationId,
+      "This examiner was replaced; their link already stopped working.",
+    );
     if (!examination.hasLink) throw conflict("No link has been sent to this examiner yet.");
     if (examination.linkRevokedAt !== null) {
       throw conflict(`This link was already revoked on ${examination.linkRevokedAt.slice(0, 10)}.`);
     }
     await revokeExaminationLink(trx, examination.id, at);
-    await recordExaminationEvent(trx, {
-      submissionId: examination.submissionId,
-      actor: admin.id,
-      at,
-      field: `examination.${examination.role}`,
-      from: examination.state,
-      to: "link revoked",
-      kind: "revoke",
-    });
-    await recordAudit(
+    await recordExaminationChange(
       trx,
+      admin,
+      examination,
       {
-        event: "examiner.link_revoked",
-        actorUserId: admin.id,
-        subject: examination.examiner.email,
+        from: examination.state,
+        to: "link revoked",
+        kind: "revoke",
+        audit: "examiner.link_revoked",
         details: { examinationId: examination.id, role: examination.role },
       },
       now,
@@ -645,10 +686,11 @@ export async function changeDueDate(
 ): Promise<AdminExamination> {
   const at = nowIso(now);
   return ctx.db.transaction().execute(async (trx) => {
-    const examination = await lockedExamination(trx, examinationId);
-    if (examination.state === "replaced") {
-      throw conflict("This examiner was replaced; change the due date of the current one.");
-    }
+    const examination = await lockedExamination(
+      trx,
+      examinationId,
+      "This examiner was replaced; change the due date of the current one.",
+    );
     if (examination.report) {
       throw conflict("This examiner's report is in; there is no due date to change.");
     }
@@ -661,21 +703,15 @@ export async function changeDueDate(
     }
     if (changes.dueOn === examination.dueOn) return viewOf(trx, examination.submissionId);
     await updateExaminationDueOn(trx, examination.id, changes.dueOn, at);
-    await recordExaminationEvent(trx, {
-      submissionId: examination.submissionId,
-      actor: admin.id,
-      at,
-      field: `examination.${examination.role}`,
-      from: examination.dueOn,
-      to: changes.dueOn,
-      kind: "due_date",
-    });
-    await recordAudit(
+    await recordExaminationChange(
       trx,
+      admin,
+      examination,
       {
-        event: "examiner.due_date_changed",
-        actorUserId: admin.id,
-        subject: examination.examiner.email,
+        from: examination.dueOn,
+        to: changes.dueOn,
+        kind: "due_date",
+        audit: "examiner.due_date_changed",
         details: { examinationId: examination.id, from: examination.dueOn, to: changes.dueOn },
       },
       now,
