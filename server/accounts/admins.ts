@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../db/dialect.js";
 import { conflict, validationError } from "../errors.js";
 import { recordAudit } from "./audit.js";
 import { hashSecret } from "./passwords.js";
+import { insertAccount } from "./repository.js";
 
 export interface NewAdmin {
   name: string | null;
@@ -31,20 +32,11 @@ export async function createAdmin(
   const at = nowIso();
   try {
     return await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto("users")
-        .values({
-          email,
-          name: admin.name?.trim() || null,
-          role: "admin",
-          password_hash: passwordHash,
-          active: 1,
-          failed_sign_ins: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const id = await insertAccount(
+        trx,
+        { email, name: admin.name?.trim() || null, role: "admin", passwordHash },
+        new Date(at),
+      );
       await recordAudit(
         trx,
         {
@@ -56,7 +48,7 @@ export async function createAdmin(
         },
         new Date(at),
       );
-      return row.id;
+      return id;
     });
   } catch (error) {
     if (isUniqueViolation(error)) {

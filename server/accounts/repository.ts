@@ -120,20 +120,31 @@ export async function findSubmissionLink(
     : null;
 }
 
-export async function insertStudent(
+/**
+ * A new account row: students (code sign-up, single sign-on), administrators (the bootstrap, the
+ * CLI, the new_user_entry form, single sign-on). No password hash: only a code or the provider
+ * lets them in until they set one.
+ */
+export async function insertAccount(
   db: Executor,
-  student: { email: string; indexNumber: string; name: string | null },
+  account: {
+    email: string;
+    name: string | null;
+    role: "student" | "admin";
+    indexNumber?: string | null;
+    passwordHash?: string | null;
+  },
   now: Date = new Date(),
 ): Promise<number> {
   const at = nowIso(now);
   const row = await db
     .insertInto("users")
     .values({
-      email: student.email,
-      index_number: student.indexNumber,
-      name: student.name,
-      role: "student",
-      password_hash: null,
+      email: account.email,
+      index_number: account.indexNumber ?? null,
+      name: account.name,
+      role: account.role,
+      password_hash: account.passwordHash ?? null,
       active: 1,
       failed_sign_ins: 0,
       locked_until: null,
@@ -144,6 +155,14 @@ export async function insertStudent(
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+export async function insertStudent(
+  db: Executor,
+  student: { email: string; indexNumber: string; name: string | null },
+  now: Date = new Date(),
+): Promise<number> {
+  return insertAccount(db, { ...student, role: "student" }, now);
 }
 
 /** What claiming a sign-in attempt found: the attempt counted, or the account held back. */

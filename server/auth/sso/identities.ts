@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from "kysely";
 import type { SsoProvider } from "../../../common/sso.js";
 import { nowIso } from "../../db/database.js";
+import { insertAccount } from "../../accounts/repository.js";
 import type { Executor } from "../../submissions/repository.js";
 
 /**
@@ -139,22 +140,5 @@ export async function insertSsoAdmin(
   admin: { email: string; name: string | null },
   now: Date = new Date(),
 ): Promise<number> {
-  const at = nowIso(now);
-  const row = await db
-    .insertInto("users")
-    .values({
-      email: admin.email,
-      name: admin.name,
-      role: "admin",
-      password_hash: null,
-      active: 1,
-      failed_sign_ins: 0,
-      locked_until: null,
-      last_sign_in_at: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return insertAccount(db, { ...admin, role: "admin" }, now);
 }
