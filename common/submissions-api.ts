@@ -142,9 +142,19 @@ export const submissionListQuerySchema = submissionFiltersSchema.extend({
 });
 export type SubmissionListQuery = z.infer<typeof submissionListQuerySchema>;
 
+/**
+ * The list counts matching submissions up to this many and no further: counting hundreds of
+ * thousands of matches costs more than showing the page, and nobody pages through them. Past it,
+ * `total` is LIST_TOTAL_CAP and `totalCapped` is true; the screen says "more than 10,000".
+ */
+export const LIST_TOTAL_CAP = 10_000;
+
 export const submissionListResponseSchema = z.object({
   items: z.array(submissionListItemSchema),
+  /** How many submissions match, exact up to LIST_TOTAL_CAP; see totalCapped. */
   total: z.number().int(),
+  /** True when more than LIST_TOTAL_CAP submissions match (total is then LIST_TOTAL_CAP). */
+  totalCapped: z.boolean(),
   page: z.number().int(),
   pageSize: z.number().int(),
 });

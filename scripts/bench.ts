@@ -26,6 +26,8 @@ import { writeBenchSection } from "./bench-report.js";
 import { benchApi } from "./bench-api.js";
 import { benchLoad } from "./bench-load.js";
 import { benchUpload } from "./bench-upload.js";
+import { benchBulk } from "./bench-bulk.js";
+import { benchRender } from "./bench-render.js";
 
 interface Options {
   rows: number;
@@ -283,14 +285,15 @@ async function main(): Promise<void> {
 }
 
 const argv = process.argv.slice(2);
-const run =
-  argv[0] === "upload"
-    ? benchUpload(argv.slice(1))
-    : argv[0] === "load"
-      ? benchLoad(argv.slice(1))
-      : argv[0] === "api"
-        ? benchApi(argv.slice(1))
-        : main();
+const parts: Record<string, (rest: string[]) => Promise<void>> = {
+  upload: benchUpload,
+  load: benchLoad,
+  api: benchApi,
+  bulk: benchBulk,
+  render: benchRender,
+};
+const part = argv[0] === undefined ? undefined : parts[argv[0]];
+const run = part ? part(argv.slice(1)) : main();
 run.catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -50,6 +50,7 @@ export function presentSubmissionPage(
       presentSubmission(s, result.documentsToReview.get(s.id) ?? 0),
     ),
     total: result.total,
+    totalCapped: result.totalCapped,
     page,
     pageSize,
   };

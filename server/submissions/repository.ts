@@ -253,7 +253,10 @@ function currentVersionsIn(
 
 export interface SubmissionPage {
   items: Submission[];
+  /** Matching submissions, exact up to LIST_TOTAL_CAP (common/submissions-api.ts). */
   total: number;
+  /** More than LIST_TOTAL_CAP match; total is then LIST_TOTAL_CAP. */
+  totalCapped: boolean;
   /** Per submission id on the page: current document versions waiting for review (absent = 0). */
   documentsToReview: ReadonlyMap<number, number>;
 }
@@ -328,7 +331,7 @@ export async function listSubmissions(
     db,
     items.map((s) => s.id),
   );
-  return { items, total: Number(count), documentsToReview };
+  return { items, total: Number(count), totalCapped: false, documentsToReview };
 }
 
 /** The next `limit` matching submissions after `afterId`, in id order: the export's keyset pages. */

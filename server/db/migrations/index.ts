@@ -6,6 +6,8 @@ import * as m004 from "./004_documents.js";
 import * as m005 from "./005_shared_state.js";
 import * as m006 from "./006_examiners.js";
 import * as m007 from "./007_single_sign_on.js";
+import * as m008 from "./008_list_at_scale.js";
+import * as m009 from "./009_dashboard_at_scale.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   "005_shared_state": m005,
   "006_examiners": m006,
   "007_single_sign_on": m007,
+  "008_list_at_scale": m008,
+  "009_dashboard_at_scale": m009,
 };
 
 export const migrationProvider: MigrationProvider = {
