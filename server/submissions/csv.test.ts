@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CsvSyntaxError, csvLine, parseCsv, protectCell, unprotectCell } from "./csv.js";
+import { CsvParser, CsvSyntaxError, csvLine, parseCsv, protectCell, unprotectCell } from "./csv.js";
 
 describe("parseCsv", () => {
   it("splits records and fields, with CRLF, LF or CR line ends", () => {
@@ -66,5 +66,56 @@ describe("writing CSV", () => {
     expect(protectCell("Abena")).toBe("Abena");
     expect(unprotectCell("'=HYPERLINK(1)")).toBe("=HYPERLINK(1)");
     expect(unprotectCell("'tis")).toBe("'tis");
+  });
+});
+
+describe("CsvParser, fed a piece at a time", () => {
+  /** Every way of cutting the text into three pieces gives `expected` (records or an error). */
+  function everySplit(text: string, expected: string[][] | { row: number; message: string }) {
+    for (let a = 0; a <= text.length; a += 1) {
+      for (let b = a; b <= text.length; b += 1) {
+        const parser = new CsvParser();
+        let outcome: string[][] | { row: number; message: string };
+        try {
+          outcome = [
+            ...parser.push(text.slice(0, a)),
+            ...parser.push(text.slice(a, b)),
+            ...parser.push(text.slice(b)),
+            ...parser.end(),
+          ];
+        } catch (error) {
+          if (!(error instanceof CsvSyntaxError)) throw error;
+          outcome = { row: error.row, message: error.message };
+        }
+        expect(outcome, `cut at ${a} and ${b}`).toEqual(expected);
+      }
+    }
+  }
+
+  it("reads quoted cells with commas, doubled quotes and line breaks cut anywhere", () => {
+    everySplit('"Mensah, Abena","say ""yes""","two\r\nlines"\r\nx,y\r\n', [
+      ["Mensah, Abena", 'say "yes"', "two\r\nlines"],
+      ["x", "y"],
+    ]);
+  });
+
+  it("keeps CRLF one line break when the pieces part CR from LF", () => {
+    everySplit("a,b\r\n\r\nc\rd\n", [["a", "b"], [""], ["c"], ["d"]]);
+  });
+
+  it("skips a byte-order mark only at the very start", () => {
+    everySplit("\uFEFFidNo,\uFEFFx\r\n", [["idNo", "\uFEFFx"]]);
+  });
+
+  it("ends a quoted cell closed by the last character of a piece", () => {
+    everySplit('"a""",b\r\n""', [['a"', "b"], [""]]);
+  });
+
+  it("names the same row for an open quote or text after a closing quote", () => {
+    everySplit('a\r\nb\r\n"open,c', { row: 3, message: "a quoted cell is never closed" });
+    everySplit('a\r\n"x"y,z', {
+      row: 2,
+      message: "a quoted cell is followed by more text before the comma",
+    });
   });
 });

@@ -10,18 +10,20 @@ import type { ImportError, ImportPreview, ImportResult } from "../../common/subm
 import { DOCUMENTS } from "../../common/workflow.js";
 import type { SessionUser } from "../auth/session.js";
 import { nowIso } from "../db/database.js";
-import { diffFields, fieldsOf, type FieldChange } from "./changes.js";
+import { notifyWorkflowChanges } from "../messages/service.js";
+import { diffFields, eventsFor, fieldsOf, type FieldChange } from "./changes.js";
 import { unprotectCell } from "./csv.js";
 import { importRejected } from "./problems.js";
 import {
   findSubmissionsByIndexNumbers,
   insertSubmissions,
   insertSubmissionEvents,
+  type NewSubmissionEvent,
   updateSubmissionFields,
   type Executor,
 } from "./repository.js";
-import { recordChanges, type SubmissionContext } from "./service.js";
-import { SpreadsheetError, readSpreadsheet, type SheetTable } from "./spreadsheet.js";
+import type { SubmissionContext } from "./service.js";
+import { SpreadsheetError, readSpreadsheetRows } from "./spreadsheet.js";
 
 /**
  * Importing a spreadsheet of records: every row is checked first, and the whole file is applied
@@ -33,19 +35,8 @@ const REQUIRED_COLUMNS: RecordColumn[] = ["StudentName", "IndexNumber", "Program
 /** Exported files start with idNo; it is the database's, so the importer ignores it. */
 const IGNORED_COLUMNS = new Set(["idno"]);
 
-interface PlannedUpdate {
-  current: Submission;
-  fields: SubmissionFields;
-  changes: FieldChange[];
-}
-
-interface ImportPlan {
-  rows: number;
-  inserts: SubmissionFields[];
-  updates: PlannedUpdate[];
-  unchanged: number;
-  errors: ImportError[];
-}
+/** Rows looked up (and written, on apply) at a time: one query per chunk, not per row. */
+const CHUNK_ROWS = 500;
 
 /** Maps header cells to record columns; null marks a column the importer skips. */
 function readHeader(header: string[], errors: ImportError[]): (RecordColumn | null)[] {
@@ -89,28 +80,72 @@ function mergeImported(current: Submission, imported: SubmissionFields): Submiss
   return { ...imported, studentEmail: current.studentEmail, documents };
 }
 
-async function planImport(db: Executor, table: SheetTable): Promise<ImportPlan> {
-  const errors: ImportError[] = [];
-  const plan: ImportPlan = { rows: 0, inserts: [], updates: [], unchanged: 0, errors };
-  const [header, ...body] = table;
-  if (!header || header.every((cell) => cell.trim() === "")) {
-    errors.push({ row: 1, column: null, reason: "the header row is missing" });
-    return plan;
-  }
-  const columns = readHeader(header, errors);
-  if (errors.length > 0) return plan;
+/**
+ * Problems as the answer lists them: the first MAX_LISTED_PROBLEMS and the one after it (whose row
+ * the last line names) are kept, the rest only counted, so a file of wrong rows holds no memory.
+ */
+class Problems {
+  readonly kept: ImportError[] = [];
+  total = 0;
 
-  const parsed: { row: number; fields: SubmissionFields }[] = [];
-  const firstRowOf = new Map<string, number>();
-  body.forEach((cells, position) => {
-    const row = position + 2;
-    if (cells.every((cell) => cell.trim() === "")) return;
-    plan.rows += 1;
-    if (cells.slice(columns.length).some((cell) => cell.trim() !== "")) {
-      errors.push({ row, column: null, reason: "has more cells than the header has columns" });
-      return;
+  push(problem: ImportError): void {
+    this.total += 1;
+    if (this.kept.length <= MAX_LISTED_PROBLEMS) this.kept.push(problem);
+  }
+
+  listed(): ImportError[] {
+    const first = this.kept[MAX_LISTED_PROBLEMS];
+    if (first === undefined) return this.kept;
+    const more = (this.total - MAX_LISTED_PROBLEMS).toLocaleString("en-US");
+    return [
+      ...this.kept.slice(0, MAX_LISTED_PROBLEMS),
+      {
+        row: first.row,
+        column: null,
+        reason: `and ${more} more problems from this row on; only the first ${MAX_LISTED_PROBLEMS} are listed`,
+      },
+    ];
+  }
+}
+
+/**
+ * Checks the file's rows one at a time as they are read (row 1 the header): what the database
+ * does not decide (known columns, valid cells, an index number not repeated in the file).
+ */
+class RowChecker {
+  readonly problems = new Problems();
+  /** Rows with a value, besides the header. */
+  rows = 0;
+  private columns: (RecordColumn | null)[] | null = null;
+  private headerFailed = false;
+  private readonly firstRowOf = new Map<string, number>();
+
+  /** The row's fields when it is valid; null for the header, a blank row or a wrong one. */
+  check(cells: string[], row: number): SubmissionFields | null {
+    if (row === 1) {
+      if (cells.every((cell) => cell.trim() === "")) {
+        this.problems.push({ row: 1, column: null, reason: "the header row is missing" });
+        this.headerFailed = true;
+        return null;
+      }
+      const errors: ImportError[] = [];
+      this.columns = readHeader(cells, errors);
+      for (const error of errors) this.problems.push(error);
+      this.headerFailed = errors.length > 0;
+      return null;
     }
-    const record: Record<string, string> = {};
+    const columns = this.columns;
+    if (this.headerFailed || columns === null) return null;
+    if (cells.every((cell) => cell.trim() === "")) return null;
+    this.rows += 1;
+    if (cells.slice(columns.length).some((cell) => cell.trim() !== "")) {
+      this.problems.push({
+        row,
+        column: null,
+        reason: "has more cells than the header has columns",
+      });
+      return null;
+    }
     // PostgreSQL's text cannot hold a NUL (it refuses the whole import) and no record means one.
     const withNul = columns.filter(
       (column, index): column is RecordColumn =>
@@ -118,53 +153,65 @@ async function planImport(db: Executor, table: SheetTable): Promise<ImportPlan> 
     );
     if (withNul.length > 0) {
       for (const column of withNul) {
-        errors.push({ row, column, reason: "must not contain a NUL character" });
+        this.problems.push({ row, column, reason: "must not contain a NUL character" });
       }
-      return;
+      return null;
     }
+    const record: Record<string, string> = {};
     columns.forEach((column, index) => {
       if (column !== null) record[column] = unprotectCell(cells[index] ?? "");
     });
     const result = fromSubmissionRecord(record as SubmissionRecord);
     if (!result.ok) {
-      for (const problem of result.problems) errors.push({ row, ...problem });
-      return;
+      for (const problem of result.problems) this.problems.push({ row, ...problem });
+      return null;
     }
-    const earlier = firstRowOf.get(result.fields.indexNumber);
+    const earlier = this.firstRowOf.get(result.fields.indexNumber);
     if (earlier !== undefined) {
-      errors.push({
+      this.problems.push({
         row,
         column: "IndexNumber",
         reason: `repeats the index number of row ${earlier}`,
       });
-      return;
+      return null;
     }
-    firstRowOf.set(result.fields.indexNumber, row);
-    parsed.push({ row, fields: result.fields });
-  });
-  if (plan.rows === 0 && errors.length === 0) {
-    errors.push({ row: 2, column: null, reason: "the file has no rows to import" });
+    this.firstRowOf.set(result.fields.indexNumber, row);
+    return result.fields;
   }
-  if (errors.length > 0) return plan;
 
-  const existing = new Map(
-    (await findSubmissionsByIndexNumbers(db, [...firstRowOf.keys()])).map((s) => [
-      s.indexNumber,
-      s,
-    ]),
-  );
-  for (const { fields } of parsed) {
-    const current = existing.get(fields.indexNumber);
-    if (!current) {
-      plan.inserts.push(fields);
-      continue;
+  /** After the last row: a file without a header or without rows is a problem too. */
+  finish(): void {
+    if (this.columns === null && !this.headerFailed) {
+      this.problems.push({ row: 1, column: null, reason: "the header row is missing" });
+    } else if (this.rows === 0 && this.problems.total === 0) {
+      this.problems.push({ row: 2, column: null, reason: "the file has no rows to import" });
     }
-    const merged = mergeImported(current, fields);
-    const changes = diffFields(fieldsOf(current), merged);
-    if (changes.length === 0) plan.unchanged += 1;
-    else plan.updates.push({ current, fields: merged, changes });
   }
-  return plan;
+}
+
+type Outcome =
+  | { kind: "insert" }
+  | { kind: "unchanged" }
+  | { kind: "update"; current: Submission; fields: SubmissionFields; changes: FieldChange[] };
+
+function outcome(current: Submission | undefined, fields: SubmissionFields): Outcome {
+  if (!current) return { kind: "insert" };
+  const merged = mergeImported(current, fields);
+  const changes = diffFields(fieldsOf(current), merged);
+  return changes.length === 0
+    ? { kind: "unchanged" }
+    : { kind: "update", current, fields: merged, changes };
+}
+
+async function existingByIndexNumber(
+  db: Executor,
+  chunk: SubmissionFields[],
+): Promise<Map<string, Submission>> {
+  const found = await findSubmissionsByIndexNumbers(
+    db,
+    chunk.map((fields) => fields.indexNumber),
+  );
+  return new Map(found.map((s) => [s.indexNumber, s]));
 }
 
 /**
@@ -173,79 +220,128 @@ async function planImport(db: Executor, table: SheetTable): Promise<ImportPlan> 
  */
 export const MAX_LISTED_PROBLEMS = 500;
 
-function listed(errors: ImportError[]): ImportError[] {
-  const first = errors[MAX_LISTED_PROBLEMS];
-  if (first === undefined) return errors;
-  const more = (errors.length - MAX_LISTED_PROBLEMS).toLocaleString("en-US");
-  return [
-    ...errors.slice(0, MAX_LISTED_PROBLEMS),
-    {
-      row: first.row,
-      column: null,
-      reason: `and ${more} more problems from this row on; only the first ${MAX_LISTED_PROBLEMS} are listed`,
-    },
-  ];
+/** A file that cannot be read at all, as the one problem the answer lists. */
+function unreadable(error: SpreadsheetError): ImportError[] {
+  return [{ row: error.row, column: null, reason: error.message }];
 }
 
-type ReadResult = { ok: true; table: SheetTable } | { ok: false; errors: ImportError[] };
+/** The uploaded file, read as it arrives: CSV a piece at a time, XLSX whole. */
+export type ImportFile = AsyncIterable<Buffer | Uint8Array>;
 
-async function readTable(bytes: Buffer): Promise<ReadResult> {
-  try {
-    return { ok: true, table: await readSpreadsheet(bytes) };
-  } catch (error) {
-    if (error instanceof SpreadsheetError) {
-      return { ok: false, errors: [{ row: error.row, column: null, reason: error.message }] };
+/**
+ * What applying the file would do, and every problem in it; changes nothing. Valid rows are
+ * looked up a chunk at a time while the file is still arriving and then dropped: only their
+ * index numbers are kept (to find a number repeated in the file).
+ */
+export async function previewImport(db: Executor, file: ImportFile): Promise<ImportPreview> {
+  const checker = new RowChecker();
+  const counts = { inserts: 0, updates: 0, unchanged: 0 };
+  let chunk: SubmissionFields[] = [];
+  const classify = async () => {
+    const rows = chunk;
+    chunk = [];
+    // Once a row is wrong, nothing will be imported: the counts are not needed.
+    if (rows.length === 0 || checker.problems.total > 0) return;
+    const existing = await existingByIndexNumber(db, rows);
+    for (const fields of rows) {
+      const planned = outcome(existing.get(fields.indexNumber), fields);
+      if (planned.kind === "insert") counts.inserts += 1;
+      else if (planned.kind === "update") counts.updates += 1;
+      else counts.unchanged += 1;
     }
-    throw error;
-  }
-}
-
-/** What applying the file would do, and every problem in it; changes nothing. */
-export async function previewImport(db: Executor, bytes: Buffer): Promise<ImportPreview> {
-  const read = await readTable(bytes);
-  if (!read.ok) return { rows: 0, inserts: 0, updates: 0, unchanged: 0, errors: read.errors };
-  const plan = await planImport(db, read.table);
-  return {
-    rows: plan.rows,
-    inserts: plan.inserts.length,
-    updates: plan.updates.length,
-    unchanged: plan.unchanged,
-    errors: listed(plan.errors),
   };
+  try {
+    await readSpreadsheetRows(file, (cells, row) => {
+      const fields = checker.check(cells, row);
+      if (fields === null || checker.problems.total > 0) return;
+      chunk.push(fields);
+      if (chunk.length >= CHUNK_ROWS) return classify();
+    });
+  } catch (error) {
+    if (!(error instanceof SpreadsheetError)) throw error;
+    return { rows: 0, inserts: 0, updates: 0, unchanged: 0, errors: unreadable(error) };
+  }
+  await classify();
+  checker.finish();
+  if (checker.problems.total > 0) {
+    const rows = checker.rows;
+    return { rows, inserts: 0, updates: 0, unchanged: 0, errors: checker.problems.listed() };
+  }
+  return { rows: checker.rows, ...counts, errors: [] };
 }
 
-/** Applies the file in one transaction; any problem rejects it whole (400, nothing changed). */
+/**
+ * Applies the file in one transaction; a problem rejects it whole (400, nothing changed). The file
+ * is read and checked first, holding only the valid rows' fields; the transaction starts once the
+ * upload is in, so a slow client never holds the database, and writes a chunk of rows at a time.
+ */
 export async function applyImport(
   ctx: SubmissionContext,
   admin: SessionUser,
-  bytes: Buffer,
+  file: ImportFile,
 ): Promise<ImportResult> {
-  const read = await readTable(bytes);
-  if (!read.ok) throw importRejected(read.errors);
+  const checker = new RowChecker();
+  const valid: SubmissionFields[] = [];
+  try {
+    await readSpreadsheetRows(file, (cells, row) => {
+      const fields = checker.check(cells, row);
+      if (fields !== null && checker.problems.total === 0) valid.push(fields);
+    });
+  } catch (error) {
+    if (!(error instanceof SpreadsheetError)) throw error;
+    throw importRejected(unreadable(error));
+  }
+  checker.finish();
+  if (checker.problems.total > 0) {
+    throw importRejected(checker.problems.listed(), checker.problems.total);
+  }
   const at = nowIso();
   return ctx.db.transaction().execute(async (trx) => {
-    const plan = await planImport(trx, read.table);
-    if (plan.errors.length > 0) throw importRejected(listed(plan.errors), plan.errors.length);
-
-    const created = await insertSubmissions(trx, plan.inserts, at);
-    await insertSubmissionEvents(
-      trx,
-      created.map((s) => ({
-        submissionId: s.id,
-        actorUserId: admin.id,
-        at,
-        field: "submission",
-        from: null,
-        to: s.indexNumber,
-        kind: "import",
-        confirmedOutOfOrder: false,
-      })),
-    );
-    for (const update of plan.updates) {
-      const saved = await updateSubmissionFields(trx, update.current.id, update.fields, at, null);
-      if (!saved) throw new Error(`submission ${update.current.id} vanished during the import`);
-      await recordChanges(trx, ctx, saved, update.changes, "import", admin.id, at, false);
+    const result: ImportResult = { inserted: 0, updated: 0, unchanged: 0 };
+    for (let start = 0; start < valid.length; start += CHUNK_ROWS) {
+      const chunk = valid.slice(start, start + CHUNK_ROWS);
+      const existing = await existingByIndexNumber(trx, chunk);
+      const inserts: SubmissionFields[] = [];
+      // What recordChanges does for one edit, gathered for the chunk: its events in one insert,
+      // the student notices (only for workflow moves) per submission.
+      const events: NewSubmissionEvent[] = [];
+      for (const fields of chunk) {
+        const planned = outcome(existing.get(fields.indexNumber), fields);
+        if (planned.kind === "insert") {
+          inserts.push(fields);
+        } else if (planned.kind === "unchanged") {
+          result.unchanged += 1;
+        } else {
+          const saved = await updateSubmissionFields(
+            trx,
+            planned.current.id,
+            planned.fields,
+            at,
+            null,
+          );
+          if (!saved)
+            throw new Error(`submission ${planned.current.id} vanished during the import`);
+          events.push(...eventsFor(saved.id, planned.changes, "import", admin.id, at, false));
+          await notifyWorkflowChanges(trx, ctx.config, saved, planned.changes, admin.id, at);
+          result.updated += 1;
+        }
+      }
+      const created = await insertSubmissions(trx, inserts, at);
+      for (const s of created) {
+        events.push({
+          submissionId: s.id,
+          actorUserId: admin.id,
+          at,
+          field: "submission",
+          from: null,
+          to: s.indexNumber,
+          kind: "import",
+          confirmedOutOfOrder: false,
+        });
+      }
+      await insertSubmissionEvents(trx, events);
+      result.inserted += created.length;
     }
-    return { inserted: created.length, updated: plan.updates.length, unchanged: plan.unchanged };
+    return result;
   });
 }
