@@ -40,8 +40,36 @@ function listAnswer(call: Call): Answer {
       (r.studentName.toLowerCase().includes(q) || r.indexNumber.toLowerCase().includes(q)) &&
       (!waiting || r.documentsToReview > 0),
   );
-  return { body: { items, total: items.length, page: 1, pageSize: 25 } };
+  return { body: { items, total: items.length, totalCapped: false, page: 1, pageSize: 25 } };
 }
+
+/**
+ * A long list for the paging tests: `available` submissions exist, the server says `total` of
+ * them (with totalCapped when it stopped counting at 10,000), and answers the page asked for.
+ */
+function pagedList(available: number, total: number, totalCapped: boolean) {
+  return {
+    path: "/api/submissions",
+    answer: (call: Call): Answer => {
+      const page = Number(call.url.searchParams.get("page") ?? 1);
+      const pageSize = Number(call.url.searchParams.get("pageSize") ?? 25);
+      const start = (page - 1) * pageSize;
+      const items = Array.from(
+        { length: Math.max(0, Math.min(pageSize, available - start)) },
+        (_, i) =>
+          makeSubmission({
+            id: start + i + 1,
+            studentName: `Student ${start + i + 1}`,
+            indexNumber: `PG${2_000_000 + start + i + 1}`,
+          }),
+      );
+      return { body: { items, total, totalCapped, page, pageSize } };
+    },
+  };
+}
+
+const countLine = () => screen.getByRole("status");
+const pagesNav = () => screen.getByRole("navigation", { name: "Pages" });
 
 function setup(url = "/admin/all_submissions", extra: Parameters<typeof mockApi>[0] = []) {
   const api = mockApi([
@@ -290,5 +318,94 @@ describe("All Submissions", () => {
       within(rowOf("KOFI BOATENG")).getByText("2 to review", { exact: true }),
     ).toBeInTheDocument();
     expect(within(rowOf("AMA MENSAH")).queryByText(/to review/)).not.toBeInTheDocument();
+  });
+
+  it("says more than 10,000 when the server stops counting, and still leads to the next page", async () => {
+    const user = userEvent.setup();
+    const { router, listCalls } = setup("/admin/all_submissions", [
+      pagedList(12_345, 10_000, true),
+    ]);
+    expect(await screen.findByRole("cell", { name: "STUDENT 1" })).toBeInTheDocument();
+    expect(countLine()).toHaveTextContent(/^Showing 1–25 of more than 10,000 submissions$/);
+    // The last page is unknown: no page number computed from the capped total, no jump to it.
+    expect(within(pagesNav()).getByText("Page 1 of more than 400")).toBeInTheDocument();
+    expect(within(pagesNav()).queryByRole("button", { name: /last/i })).not.toBeInTheDocument();
+    expect(screen.getByRole("table")).toHaveAccessibleName("Submissions, page 1 of more than 400");
+
+    await user.click(within(pagesNav()).getByRole("button", { name: "Next" }));
+
+    await waitFor(() => expect(router.state.location.search).toBe("?page=2"));
+    expect(await screen.findByRole("cell", { name: "STUDENT 26" })).toBeInTheDocument();
+    expect(listCalls().at(-1)!.url.searchParams.get("page")).toBe("2");
+    expect(countLine()).toHaveTextContent(/^Showing 26–50 of more than 10,000 submissions$/);
+    expect(within(pagesNav()).getByText("Page 2 of more than 400")).toBeInTheDocument();
+    expect(within(pagesNav()).getByRole("button", { name: "Previous" })).toBeEnabled();
+  });
+
+  it("goes past page 400 of a capped list and stops at the first page that is not full", async () => {
+    setup("/admin/all_submissions?page=401", [pagedList(10_010, 10_000, true)]);
+    expect(await screen.findByRole("cell", { name: "STUDENT 10001" })).toBeInTheDocument();
+    expect(countLine()).toHaveTextContent(
+      /^Showing 10,001–10,010 of more than 10,000 submissions$/,
+    );
+    expect(within(pagesNav()).getByText("Page 401 of more than 400")).toBeInTheDocument();
+    expect(within(pagesNav()).getByRole("button", { name: "Next" })).toBeDisabled();
+  });
+
+  it("counts an uncapped list exactly and ends Next on its last page", async () => {
+    const user = userEvent.setup();
+    setup("/admin/all_submissions", [pagedList(60, 60, false)]);
+    expect(await screen.findByRole("cell", { name: "STUDENT 1" })).toBeInTheDocument();
+    expect(countLine()).toHaveTextContent(/^Showing 1–25 of 60 submissions$/);
+    expect(within(pagesNav()).getByText("Page 1 of 3")).toBeInTheDocument();
+
+    await user.click(within(pagesNav()).getByRole("button", { name: "Next" }));
+    await user.click(await within(pagesNav()).findByRole("button", { name: "Next" }));
+
+    expect(await screen.findByRole("cell", { name: "STUDENT 60" })).toBeInTheDocument();
+    expect(countLine()).toHaveTextContent(/^Showing 51–60 of 60 submissions$/);
+    expect(within(pagesNav()).getByText("Page 3 of 3")).toBeInTheDocument();
+    expect(within(pagesNav()).getByRole("button", { name: "Next" })).toBeDisabled();
+  });
+
+  it("shows 100 rows when 100 rows per page is chosen, counted from the answer", async () => {
+    const user = userEvent.setup();
+    const { router } = setup("/admin/all_submissions", [pagedList(12_345, 10_000, true)]);
+    await screen.findByRole("cell", { name: "STUDENT 1" });
+
+    await user.selectOptions(within(pagesNav()).getByLabelText("Rows per page"), "100");
+
+    expect(await screen.findByRole("cell", { name: "STUDENT 100" })).toBeInTheDocument();
+    expect(router.state.location.search).toBe("?pageSize=100");
+    expect(screen.getAllByRole("row")).toHaveLength(101);
+    expect(countLine()).toHaveTextContent(/^Showing 1–100 of more than 10,000 submissions$/);
+    expect(within(pagesNav()).getByText("Page 1 of more than 100")).toBeInTheDocument();
+  });
+
+  it("ticks one row without touching the others, and keeps one row in the tab order", async () => {
+    const user = userEvent.setup();
+    setup();
+    await screen.findByRole("cell", { name: "AMA MENSAH" });
+    await user.click(screen.getByRole("checkbox", { name: "Select Kofi Boateng" }));
+    expect(rowOf("KOFI BOATENG")).toHaveAttribute("data-checked", "true");
+    expect(rowOf("AMA MENSAH")).not.toHaveAttribute("data-checked");
+    expect(screen.getByRole("checkbox", { name: "Select Yaa Asantewaa" })).not.toBeChecked();
+    // Ticking is not opening.
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+
+    rowOf("YAA ASANTEWAA").focus();
+    await waitFor(() => expect(rowOf("YAA ASANTEWAA")).toHaveAttribute("tabindex", "0"));
+    expect(rowOf("AMA MENSAH")).toHaveAttribute("tabindex", "-1");
+    expect(rowOf("KOFI BOATENG")).toHaveAttribute("tabindex", "-1");
+  });
+
+  it("says so when the address asks for a page past the end, and leads back to the first", async () => {
+    const user = userEvent.setup();
+    const { router } = setup("/admin/all_submissions?page=999", [pagedList(12_345, 10_000, true)]);
+    expect(await screen.findByText("The list ends before page 999.")).toBeInTheDocument();
+    expect(countLine()).toHaveTextContent(/^Page 999 is past the end of the list$/);
+    await user.click(screen.getByRole("button", { name: "Go to the first page" }));
+    expect(await screen.findByRole("cell", { name: "STUDENT 1" })).toBeInTheDocument();
+    expect(router.state.location.search).toBe("");
   });
 });

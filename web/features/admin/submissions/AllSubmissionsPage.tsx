@@ -1,6 +1,15 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from "react";
 import { Link, useSearchParams } from "react-router";
-import type { SubmissionDto, SubmissionSort } from "../../../../common/submissions-api.js";
+import type { SubmissionSort } from "../../../../common/submissions-api.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { Loading } from "../../../components/ui/Loading.js";
 import { DebouncedInput } from "../components/DebouncedInput.js";
@@ -9,9 +18,10 @@ import { adminPaths } from "../paths.js";
 import { exportHref } from "./api/export-href.js";
 import { useSubmissions } from "./api/get-submissions.js";
 import { BulkActions } from "./components/BulkActions.js";
-import { StatusChips } from "./components/StatusChips.js";
 import { SubmissionDetailsPanel } from "./components/SubmissionDetailsPanel.js";
 import { SubmissionFilters } from "./components/SubmissionFilters.js";
+import { SubmissionRow } from "./components/SubmissionRow.js";
+import { describePage, describeRange, hasNextPage, type ListPage } from "./lib/list-count.js";
 import { activeFilters, readListQuery, readOpenId, withParams } from "./lib/list-params.js";
 import "./submissions.css";
 
@@ -23,6 +33,12 @@ const PAGE_SIZES = [25, 50, 100] as const;
  * Search, filters, sort and page live in the address and are answered by the server; the rows of
  * the last answer stay on screen while the next one loads. Rows are reached with the arrow keys,
  * Enter opens the details panel beside the list, Escape closes it and returns to the row.
+ *
+ * Up to 100 rows are on screen, so the rows are memoised (components/SubmissionRow.tsx) and the
+ * table's clicks, keys and focus are handled once on its body: moving the focus or ticking a row
+ * re-renders that row, not the page's hundred. When more than 10,000 submissions match, the
+ * server stops counting (LIST_TOTAL_CAP): the page says "more than 10,000" and Next stays on while
+ * pages come back full (lib/list-count.ts).
  */
 export function AllSubmissionsPage() {
   const [params, setParams] = useSearchParams();
@@ -32,7 +48,7 @@ export function AllSubmissionsPage() {
   const items = useMemo(() => list.data?.items ?? [], [list.data]);
 
   const searchRef = useRef<HTMLInputElement>(null);
-  const rowRefs = useRef(new Map<number, HTMLTableRowElement>());
+  const tbodyRef = useRef<HTMLTableSectionElement>(null);
   const [activeRowId, setActiveRowId] = useState<number | null>(null);
   const [selectedIds, setSelectedIds] = useState<ReadonlySet<number>>(new Set());
   const [bulkMessage, setBulkMessage] = useState<string | null>(null);
@@ -63,32 +79,53 @@ export function AllSubmissionsPage() {
   const close = () => {
     const closing = openId;
     change({ open: null }, true);
-    const row = closing !== null ? rowRefs.current.get(closing) : undefined;
+    const row = closing !== null ? rowElement(closing) : null;
     if (row) row.focus();
     else searchRef.current?.focus();
   };
 
-  const toggle = (id: number) =>
-    setSelectedIds((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  // Stable (a state setter's updater only), so it never makes the memoised rows render again.
+  const toggle = useCallback(
+    (id: number) =>
+      setSelectedIds((current) => {
+        const next = new Set(current);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
+
+  const rowElement = (id: number) =>
+    tbodyRef.current?.querySelector<HTMLTableRowElement>(`tr[data-id="${id}"]`) ?? null;
+  /** The row an event in the table's body happened in, and its place on the page. */
+  const rowOf = (target: EventTarget) => {
+    const row = target instanceof Element ? target.closest<HTMLElement>("tr[data-id]") : null;
+    const id = Number(row?.dataset.id);
+    const index = items.findIndex((item) => item.id === id);
+    return row && index >= 0 ? { row, id, index } : null;
+  };
 
   const focusRow = (index: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, index))];
     if (!item) return;
     setActiveRowId(item.id);
-    rowRefs.current.get(item.id)?.focus();
+    rowElement(item.id)?.focus();
   };
 
-  const onRowKeyDown = (
-    event: KeyboardEvent<HTMLTableRowElement>,
-    index: number,
-    item: SubmissionDto,
-  ) => {
-    if (event.target !== event.currentTarget) return;
+  const onRowsClick = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const hit = rowOf(event.target);
+    if (hit) open(hit.id);
+  };
+  const onRowsFocus = (event: FocusEvent<HTMLTableSectionElement>) => {
+    const hit = rowOf(event.target);
+    if (hit) setActiveRowId(hit.id);
+  };
+  const onRowsKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    const hit = rowOf(event.target);
+    // Keys typed in the row's tick box are the tick box's.
+    if (!hit || event.target !== hit.row) return;
+    const { id, index } = hit;
     switch (event.key) {
       case "ArrowDown":
         event.preventDefault();
@@ -108,11 +145,11 @@ export function AllSubmissionsPage() {
         break;
       case "Enter":
         event.preventDefault();
-        open(item.id);
+        open(id);
         break;
       case " ":
         event.preventDefault();
-        toggle(item.id);
+        toggle(id);
         break;
       case "Escape":
         if (openId !== null) {
@@ -131,10 +168,15 @@ export function AllSubmissionsPage() {
   const filters = activeFilters(query);
   const { q: _q, ...filtersOnly } = filters;
   const hasFilters = Object.keys(filtersOnly).length > 0;
-  const total = list.data?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / query.pageSize));
-  const first = total === 0 ? 0 : (query.page - 1) * query.pageSize + 1;
-  const last = Math.min(total, query.page * query.pageSize);
+  // Counted from the answer on screen, which is the previous one while the next loads.
+  const shownPage: ListPage = {
+    page: list.data?.page ?? query.page,
+    pageSize: list.data?.pageSize ?? query.pageSize,
+    shown: items.length,
+    total: list.data?.total ?? 0,
+    totalCapped: list.data?.totalCapped ?? false,
+  };
+  const pageLabel = describePage(shownPage);
   const selected = items.filter((item) => selectedIds.has(item.id));
   const allOnPageSelected = items.length > 0 && selected.length === items.length;
   const rovingId =
@@ -204,13 +246,7 @@ export function AllSubmissionsPage() {
       </details>
 
       <p className="submissions-count" role="status" aria-live="polite">
-        {list.isPending
-          ? ""
-          : list.isError
-            ? ""
-            : total === 0
-              ? "No submissions found"
-              : `Showing ${first}–${last} of ${total} ${total === 1 ? "submission" : "submissions"}`}
+        {list.isPending ? "" : list.isError ? "" : describeRange(shownPage)}
         {list.isFetching && list.isPlaceholderData ? (
           <span className="muted"> · Updating…</span>
         ) : null}
@@ -243,6 +279,17 @@ export function AllSubmissionsPage() {
               what="the submissions"
               onRetry={() => void list.refetch()}
             />
+          ) : items.length === 0 && query.page > 1 ? (
+            <div className="empty">
+              <p>The list ends before page {query.page}.</p>
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => change({ page: null })}
+              >
+                Go to the first page
+              </button>
+            </div>
           ) : items.length === 0 ? (
             <div className="empty">
               {query.q || hasFilters ? (
@@ -283,7 +330,7 @@ export function AllSubmissionsPage() {
               <div className="table-wrap submissions-table-wrap" aria-busy={list.isFetching}>
                 <table className="table submissions-table" aria-describedby="submissions-keys">
                   <caption className="visually-hidden">
-                    Submissions, page {query.page} of {pageCount}
+                    Submissions, {pageLabel.toLowerCase()}
                   </caption>
                   <thead>
                     <tr>
@@ -315,42 +362,21 @@ export function AllSubmissionsPage() {
                       <th scope="col">Status</th>
                     </tr>
                   </thead>
-                  <tbody>
-                    {items.map((item, index) => (
-                      <tr
+                  <tbody
+                    ref={tbodyRef}
+                    onClick={onRowsClick}
+                    onFocus={onRowsFocus}
+                    onKeyDown={onRowsKeyDown}
+                  >
+                    {items.map((item) => (
+                      <SubmissionRow
                         key={item.id}
-                        ref={(row) => {
-                          if (row) rowRefs.current.set(item.id, row);
-                          else rowRefs.current.delete(item.id);
-                        }}
-                        tabIndex={item.id === rovingId ? 0 : -1}
-                        aria-selected={item.id === openId}
-                        data-checked={selectedIds.has(item.id) || undefined}
-                        onFocus={() => setActiveRowId(item.id)}
-                        onClick={() => open(item.id)}
-                        onKeyDown={(event) => onRowKeyDown(event, index, item)}
-                      >
-                        <td
-                          className="submissions-table__select"
-                          onClick={(event) => event.stopPropagation()}
-                        >
-                          <input
-                            type="checkbox"
-                            tabIndex={-1}
-                            aria-label={`Select ${item.studentName}`}
-                            checked={selectedIds.has(item.id)}
-                            onChange={() => toggle(item.id)}
-                          />
-                        </td>
-                        <td className="submissions-table__name">
-                          {item.studentName.toUpperCase()}
-                        </td>
-                        <td className="submissions-table__index">{item.indexNumber}</td>
-                        <td>{item.programme}</td>
-                        <td>
-                          <StatusChips submission={item} />
-                        </td>
-                      </tr>
+                        submission={item}
+                        tabbable={item.id === rovingId}
+                        open={item.id === openId}
+                        checked={selectedIds.has(item.id)}
+                        onToggle={toggle}
+                      />
                     ))}
                   </tbody>
                 </table>
@@ -364,13 +390,11 @@ export function AllSubmissionsPage() {
                 >
                   Previous
                 </button>
-                <span>
-                  Page {query.page} of {pageCount}
-                </span>
+                <span>{pageLabel}</span>
                 <button
                   type="button"
                   className="button button--secondary button--small"
-                  disabled={query.page >= pageCount}
+                  disabled={!hasNextPage(shownPage)}
                   onClick={() => change({ page: query.page + 1 })}
                 >
                   Next
