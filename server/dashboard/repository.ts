@@ -11,44 +11,90 @@ export async function countUsers(db: Executor): Promise<number> {
   return Number(count);
 }
 
-export async function countSubmissionsCreatedSince(db: Executor, since: string): Promise<number> {
-  const { count } = await db
-    .selectFrom("submissions")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("created_at", ">=", since)
-    .executeTakeFirstOrThrow();
-  return Number(count);
+/** migration 009's table, declared here until server/db/schema.ts lists it. */
+interface DashboardCountsTable {
+  figure: CountedFigure;
+  value: string;
+  n: number;
 }
 
-export type GroupedColumn = "sgs_stage" | "internal_examiner" | "external_examiner";
-
-/** How many submissions hold each value of a column; null is "not set". */
-export async function countByColumn(
-  db: Executor,
-  column: GroupedColumn,
-): Promise<{ value: string | null; count: number }[]> {
-  const rows = await db
-    .selectFrom("submissions")
-    .select([column, (eb) => eb.fn.countAll<number>().as("count")])
-    .groupBy(column)
-    .execute();
-  return rows.map((row) => ({ value: row[column], count: Number(row.count) }));
+function withCounts(db: Executor) {
+  return db.withTables<{ dashboard_counts: DashboardCountsTable }>();
 }
 
-/** New submissions per calendar month (YYYY-MM, UTC) since `since`. */
-export async function countSubmissionsPerMonth(
-  db: Executor,
-  since: string,
-): Promise<{ month: string; count: number }[]> {
-  // ISO times start with YYYY-MM in both databases; substr is the same function in both.
-  const month = sql<string>`substr(created_at, 1, 7)`;
-  const rows = await db
-    .selectFrom("submissions")
-    .select([month.as("month"), (eb) => eb.fn.countAll<number>().as("count")])
-    .where("created_at", ">=", since)
-    .groupBy(month)
+export type CountedFigure = "stage" | "internal" | "external" | "month";
+
+/** Per figure, how many submissions hold each value ('' is "not set"); see migration 009. */
+export type DashboardCounts = Record<CountedFigure, Map<string, number>>;
+
+/**
+ * Past this many rows beyond one per (figure, value), the appended changes are folded together.
+ * Only PostgreSQL appends (SQLite keeps one row per value), so only there is it ever reached.
+ */
+const COMPACT_AFTER_ROWS = 500;
+
+/**
+ * The counts the triggers of migration 009 keep: a sum over a few hundred rows, exact, whatever
+ * the number of submissions.
+ */
+export async function countDashboardFigures(db: Executor): Promise<DashboardCounts> {
+  const rows = await withCounts(db)
+    .selectFrom("dashboard_counts")
+    .select([
+      "figure",
+      "value",
+      (eb) => eb.fn.sum<number>("n").as("n"),
+      (eb) => eb.fn.countAll<number>().as("rows"),
+    ])
+    .groupBy(["figure", "value"])
     .execute();
-  return rows.map((row) => ({ month: row.month, count: Number(row.count) }));
+  const counts: DashboardCounts = {
+    stage: new Map(),
+    internal: new Map(),
+    external: new Map(),
+    month: new Map(),
+  };
+  let appended = 0;
+  for (const row of rows) {
+    appended += Number(row.rows) - 1;
+    const n = Number(row.n);
+    if (n !== 0) counts[row.figure].set(row.value, n);
+  }
+  if (appended > COMPACT_AFTER_ROWS) await compactDashboardCounts(db);
+  return counts;
+}
+
+/** Folds PostgreSQL's appended count changes into one row per value (migration 009). */
+export async function compactDashboardCounts(db: Executor): Promise<void> {
+  await sql`select compact_dashboard_counts()`.execute(db);
+}
+
+/**
+ * The same figures counted from the submissions themselves: what the kept counts must always
+ * equal (the tests compare them after every kind of write).
+ */
+export async function recountDashboardFigures(db: Executor): Promise<DashboardCounts> {
+  const counts: DashboardCounts = {
+    stage: new Map(),
+    internal: new Map(),
+    external: new Map(),
+    month: new Map(),
+  };
+  const columns = {
+    stage: sql<string>`coalesce(sgs_stage, '')`,
+    internal: sql<string>`coalesce(internal_examiner, '')`,
+    external: sql<string>`coalesce(external_examiner, '')`,
+    month: sql<string>`substr(created_at, 1, 7)`,
+  };
+  for (const figure of ["stage", "internal", "external", "month"] as const) {
+    const rows = await db
+      .selectFrom("submissions")
+      .select([columns[figure].as("value"), (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy(columns[figure])
+      .execute();
+    for (const row of rows) counts[figure].set(row.value, Number(row.n));
+  }
+  return counts;
 }
 
 export interface WaitingReport {
@@ -64,49 +110,44 @@ const EXAMINER_COLUMNS = {
   externalExaminer: "external_examiner",
 } as const;
 
+/** migration 009's kept waits: one row per submission and role whose typed report is waiting. */
+interface ExaminerWaitsTable {
+  submission_id: number;
+  role: "internal" | "external";
+  since: string;
+  linked: number;
+}
+
+function withWaits(db: Executor) {
+  return db.withTables<{ examiner_waits: ExaminerWaitsTable }>();
+}
+
 /**
- * Submissions whose examiner has been in one of `states` since before `before`, longest first.
- * "Since" is the latest event that set the current state, or the record's last update when no
- * event did (sample data, imports).
+ * Submissions whose examiner has been waiting for the report (typed state "awaiting" or
+ * "received") since before `before`, longest first. "Since" is the latest event that set the
+ * current state, or the record's last update when no event did (sample data, imports). A record
+ * whose examiner got a link is left out: it is followed by its due date
+ * (findOverdueExaminations). Read from examiner_waits, which triggers keep (migration 009).
  */
 export async function findWaitingReports(
   db: Executor,
   field: keyof typeof EXAMINER_COLUMNS,
-  states: string[],
   before: string,
   limit: number,
 ): Promise<{ total: number; items: WaitingReport[] }> {
   const column = EXAMINER_COLUMNS[field];
-  const since = sql<string>`coalesce((select max(e.at) from submission_events e where e.submission_id = s.id and e.field = ${field} and e.to_value = s.${sql.raw(column)}), s.updated_at)`;
   const role = field === "internalExaminer" ? "internal" : "external";
-  const base = db
-    .selectFrom("submissions as s")
-    .where(`s.${column}`, "in", states)
-    .where(since, "<", before)
-    // A record whose examiner got a link is followed by its due date (findOverdueExaminations);
-    // this list keeps the records whose examiner state is typed by hand.
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("examinations as x")
-            .select(sql`1`.as("one"))
-            .whereRef("x.submission_id", "=", "s.id")
-            .where("x.role", "=", role)
-            .where("x.state", "in", ["sent", "received", "report_submitted"]),
-        ),
-      ),
-    );
+  const base = withWaits(db)
+    .selectFrom("examiner_waits as w")
+    .where("w.role", "=", role)
+    .where("w.linked", "=", 0)
+    .where("w.since", "<", before);
   const [rows, { count }] = await Promise.all([
     base
-      .select([
-        "s.id",
-        "s.student_name",
-        "s.index_number",
-        `s.${column} as state`,
-        since.as("since"),
-      ])
-      .orderBy("since")
-      .orderBy("s.id")
+      .innerJoin("submissions as s", "s.id", "w.submission_id")
+      .select(["s.id", "s.student_name", "s.index_number", `s.${column} as state`, "w.since"])
+      .orderBy("w.since")
+      .orderBy("w.submission_id")
       .limit(limit)
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
@@ -121,6 +162,55 @@ export async function findWaitingReports(
       since: row.since,
     })),
   };
+}
+
+/**
+ * The waits computed afresh from the submissions, their events and examinations, as the list
+ * did before it was kept: what examiner_waits must always equal (the tests compare them).
+ */
+export async function recomputeExaminerWaits(
+  db: Executor,
+): Promise<{ submissionId: number; role: string; since: string; linked: number }[]> {
+  const rows: { submissionId: number; role: string; since: string; linked: number }[] = [];
+  for (const [field, column] of Object.entries(EXAMINER_COLUMNS)) {
+    const role = field === "internalExaminer" ? "internal" : "external";
+    const found = await db
+      .selectFrom("submissions as s")
+      .where(`s.${column}`, "in", ["awaiting", "received"])
+      .select([
+        "s.id",
+        sql<string>`coalesce((select max(e.at) from submission_events e where e.submission_id = s.id and e.field = ${field} and e.to_value = s.${sql.raw(column)}), s.updated_at)`.as(
+          "since",
+        ),
+        sql<number>`case when exists (select 1 from examinations x where x.submission_id = s.id and x.role = ${role} and x.state in ('sent', 'received', 'report_submitted')) then 1 else 0 end`.as(
+          "linked",
+        ),
+      ])
+      .execute();
+    for (const row of found) {
+      rows.push({ submissionId: row.id, role, since: row.since, linked: Number(row.linked) });
+    }
+  }
+  return sortWaits(rows);
+}
+
+/** examiner_waits as kept, in the order recomputeExaminerWaits returns. */
+export async function readExaminerWaits(
+  db: Executor,
+): Promise<{ submissionId: number; role: string; since: string; linked: number }[]> {
+  const rows = await withWaits(db).selectFrom("examiner_waits").selectAll().execute();
+  return sortWaits(
+    rows.map((row) => ({
+      submissionId: row.submission_id,
+      role: row.role,
+      since: row.since,
+      linked: Number(row.linked),
+    })),
+  );
+}
+
+function sortWaits<T extends { submissionId: number; role: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => a.submissionId - b.submissionId || a.role.localeCompare(b.role));
 }
 
 export interface OverdueExaminationRow {

@@ -14,21 +14,18 @@ import {
 import type { OverdueExamination } from "../../common/examiners.js";
 import type { Config } from "../config.js";
 import { nowIso } from "../db/database.js";
-import { countSubmissions, type Executor } from "../submissions/repository.js";
+import type { Executor } from "../submissions/repository.js";
 import {
-  countByColumn,
-  countSubmissionsCreatedSince,
-  countSubmissionsPerMonth,
+  countDashboardFigures,
   countSubmissionsWithCurrentDocuments,
   countUsers,
   findOverdueExaminations,
   findWaitingReports,
-  type GroupedColumn,
 } from "./repository.js";
 
 const DAY_MS = 24 * 3600 * 1000;
-/** An examiner in these states still owes the report. */
-const WAITING_STATES: ExaminerState[] = ["awaiting", "received"];
+// An examiner typed "awaiting" or "received" still owes the report: examiner_waits (migration
+// 009) keeps exactly those records.
 
 /** The dashboard's figures. Months are calendar months in UTC, as stored times are. */
 export async function dashboardStats(
@@ -37,41 +34,30 @@ export async function dashboardStats(
   now: Date = new Date(),
 ): Promise<StatsResponse> {
   const months = lastTwelveMonths(now);
-  const monthStart = `${months[months.length - 1]}-01T00:00:00.000Z`;
-  const firstMonthStart = `${months[0]}-01T00:00:00.000Z`;
+  const thisMonth = months[months.length - 1] ?? "";
   const overdueBefore = nowIso(new Date(now.getTime() - config.reportOverdueDays * DAY_MS));
   const today = nowIso(now).slice(0, 10);
 
-  const [
-    totalSubmissions,
-    totalUsers,
-    addedThisMonth,
-    perStage,
-    internal,
-    external,
-    perMonth,
-    documentsWaiting,
-    documentsReturned,
-    overdueExaminations,
-  ] = await Promise.all([
-    countSubmissions(db),
-    countUsers(db),
-    countSubmissionsCreatedSince(db, monthStart),
-    countsOf(db, "sgs_stage", SGS_STAGES),
-    countsOf(db, "internal_examiner", EXAMINER_STATES),
-    countsOf(db, "external_examiner", EXAMINER_STATES),
-    countSubmissionsPerMonth(db, firstMonthStart),
-    countSubmissionsWithCurrentDocuments(db, "pending"),
-    countSubmissionsWithCurrentDocuments(db, "returned"),
-    findOverdueExaminations(db, today, OVERDUE_LIST_LIMIT),
-  ]);
+  const [counts, totalUsers, documentsWaiting, documentsReturned, overdueExaminations] =
+    await Promise.all([
+      countDashboardFigures(db),
+      countUsers(db),
+      countSubmissionsWithCurrentDocuments(db, "pending"),
+      countSubmissionsWithCurrentDocuments(db, "returned"),
+      findOverdueExaminations(db, today, OVERDUE_LIST_LIMIT),
+    ]);
+  // Every submission has exactly one stage value (or none), so the stage counts sum to the total.
+  const totalSubmissions = sum(counts.stage.values());
+  // ISO times: created_at >= the month's first instant exactly when its YYYY-MM is >= the month's.
+  const addedThisMonth = sum(
+    [...counts.month].filter(([month]) => month >= thisMonth).map(([, n]) => n),
+  );
 
   const waiting = await Promise.all(
     EXAMINERS.map(async (examiner) => {
       const found = await findWaitingReports(
         db,
         EXAMINER_FIELDS[examiner],
-        WAITING_STATES,
         overdueBefore,
         OVERDUE_LIST_LIMIT,
       );
@@ -96,15 +82,20 @@ export async function dashboardStats(
     .sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : a.id - b.id))
     .slice(0, OVERDUE_LIST_LIMIT);
 
-  const byMonth = new Map(perMonth.map((m) => [m.month, m.count]));
   return {
     totalSubmissions,
     totalUsers,
     addedThisMonth,
-    perStage: perStage as StatsResponse["perStage"],
+    perStage: countsOf(counts.stage, SGS_STAGES) as StatsResponse["perStage"],
     perExaminerState: {
-      internal: internal as StatsResponse["perExaminerState"]["internal"],
-      external: external as StatsResponse["perExaminerState"]["external"],
+      internal: countsOf(
+        counts.internal,
+        EXAMINER_STATES,
+      ) as StatsResponse["perExaminerState"]["internal"],
+      external: countsOf(
+        counts.external,
+        EXAMINER_STATES,
+      ) as StatsResponse["perExaminerState"]["external"],
     },
     overdueReports,
     overdueReportsTotal: waiting.reduce((sum, w) => sum + w.total, 0),
@@ -118,21 +109,24 @@ export async function dashboardStats(
     overdueExaminationsTotal: overdueExaminations.total,
     documentsWaiting,
     documentsReturned,
-    perMonth: months.map((month) => ({ month, count: byMonth.get(month) ?? 0 })),
+    perMonth: months.map((month) => ({ month, count: counts.month.get(month) ?? 0 })),
   };
 }
 
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
+
 /** A count for every value of the flow and for "none", zero where nothing matches. */
-async function countsOf(
-  db: Executor,
-  column: GroupedColumn,
-  values: readonly string[],
-): Promise<Record<string, number>> {
+function countsOf(kept: Map<string, number>, values: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(
     [...values, NONE].map((value) => [value, 0]),
   );
-  for (const { value, count } of await countByColumn(db, column)) {
-    const key = value === null ? NONE : value;
+  for (const [value, count] of kept) {
+    // The triggers keep "not set" as the empty string.
+    const key = value === "" ? NONE : value;
     // A value outside the flow (not written by this app) is not shown rather than miscounted.
     if (key in counts) counts[key] = (counts[key] ?? 0) + count;
   }
