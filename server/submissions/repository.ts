@@ -1,4 +1,12 @@
-import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from "kysely";
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  type Transaction,
+} from "kysely";
 import {
   DOCUMENTS,
   type DocumentItem,
@@ -7,13 +15,16 @@ import {
 } from "../../common/workflow.js";
 import type { Submission, SubmissionFields } from "../../common/submission.js";
 import {
+  LIST_TOTAL_CAP,
   NONE,
+  submissionFiltersSchema,
   type SubmissionFilters,
   type SubmissionListQuery,
   type SubmissionSort,
 } from "../../common/submissions-api.js";
 import {
-  collectsSearchMatchesFirst,
+  containsPattern,
+  dialectOf,
   searchIndexServes,
   submissionSearchCondition,
 } from "../db/dialect.js";
@@ -192,25 +203,30 @@ const SORT_COLUMNS = {
 } as const satisfies Record<SubmissionSort, keyof SubmissionRow>;
 
 /** The WHERE clause of the list and the export: every filter given, all of them must hold. */
-function matchesFilters(db: Executor, filters: SubmissionFilters) {
+function matchesFilters(db: Executor, filters: SubmissionFilters, unindexed = false) {
   return (eb: ExpressionBuilder<Database, "submissions">) => {
     const conditions: Expression<SqlBool>[] = [];
     const term = filters.q?.trim();
     if (term) conditions.push(submissionSearchCondition(db, term));
-    if (filters.programme) conditions.push(eb("submissions.programme", "=", filters.programme));
+    // `column || ''` is the same value (and the same NULL) but no index serves it: a walk along
+    // the sort index tests the filters row by row instead of being planned around them (SQLite,
+    // not knowing the page stops after 25 rows, would sort 100,000 rows of one stage instead).
+    const column = (
+      name: "programme" | "thesis_status" | "sgs_stage" | "internal_examiner" | "external_examiner",
+    ) =>
+      unindexed
+        ? sql<string>`(${sql.ref(`submissions.${name}`)} || '')`
+        : eb.ref(`submissions.${name}`);
+    if (filters.programme) conditions.push(eb(column("programme"), "=", filters.programme));
     if (filters.thesisStatus) {
-      conditions.push(eb("submissions.thesis_status", "=", filters.thesisStatus));
+      conditions.push(eb(column("thesis_status"), "=", filters.thesisStatus));
     }
     const valueOrNone = (
-      column: "sgs_stage" | "internal_examiner" | "external_examiner",
+      name: "sgs_stage" | "internal_examiner" | "external_examiner",
       value: string | undefined,
     ) => {
       if (value === undefined) return;
-      conditions.push(
-        value === NONE
-          ? eb(`submissions.${column}`, "is", null)
-          : eb(`submissions.${column}`, "=", value),
-      );
+      conditions.push(value === NONE ? eb(column(name), "is", null) : eb(column(name), "=", value));
     };
     valueOrNone("sgs_stage", filters.sgsStage);
     valueOrNone("internal_examiner", filters.internalExaminer);
@@ -283,55 +299,213 @@ export async function countDocumentsToReview(
   return counts;
 }
 
-/** One page of the filtered, sorted list, and how many submissions match in all. */
+/** How the list decides between its ways of finding a page; tests pass small ones. */
+export interface ListLimits {
+  /** The total is counted up to this many (LIST_TOTAL_CAP); past it, totalCapped. */
+  totalCap: number;
+  /**
+   * At most this many matches are collected first and then sorted (cheap whatever the sort: it
+   * reads only them). With more, the page walks the sort column's index instead.
+   */
+  fewMatches: number;
+  /** How many rows of the sort index a dense search walks before it turns to its matches first. */
+  walkRows: number;
+}
+
+const LIST_LIMITS: ListLimits = { totalCap: LIST_TOTAL_CAP, fewMatches: 2_000, walkRows: 5_000 };
+
+/** The list's order: the sort column, then the id so pages never overlap or skip a row. */
+function orderColumns(
+  query: SubmissionListQuery,
+): ("id" | (typeof SORT_COLUMNS)[SubmissionSort])[] {
+  const column = SORT_COLUMNS[query.sort];
+  // Index numbers are unique: their unique index gives the order without the tie-breaker, which
+  // PostgreSQL could only add by sorting.
+  return column === "index_number" ? [column] : [column, "id"];
+}
+
+/**
+ * The term tested row by row on the submission's own columns, never through the search index:
+ * what a walk along the sort index checks. The same matches as the search index's for the terms the
+ * walk is used for (ASCII, see walksWith): SQLite's LIKE ignores ASCII case, and on PostgreSQL
+ * lower() on both sides is what the search_text column holds.
+ */
+function rowByRowSearchCondition(term: string) {
+  const pattern = containsPattern(term.replace(/\p{Cc}/gu, ""));
+  return sql<SqlBool>`(lower(submissions.student_name) like lower(${pattern}) escape '\\' or lower(submissions.index_number) like lower(${pattern}) escape '\\')`;
+}
+
+/**
+ * Whether a dense search's page may walk the sort index with the row-by-row condition: ASCII terms
+ * only, where SQLite's LIKE and its FTS5 trigram index agree on case (the index also folds other
+ * letters' case, LIKE does not).
+ */
+function walksWith(term: string): boolean {
+  return /^[\x20-\x7e]*$/.test(term);
+}
+
+/**
+ * How many submissions match, counting no further than `limit`. A term alone that the search
+ * index serves is counted in the index itself on SQLite (FTS5 reads its doclist and stops; through
+ * `id in (…)` SQLite would first collect every match, 80,000 for "ama" in a million). Everything
+ * else counts the matching rows, which stops at the limit.
+ */
+async function countMatches(
+  db: Executor,
+  query: SubmissionListQuery,
+  where: ReturnType<typeof matchesFilters>,
+  limit: number,
+): Promise<number> {
+  const term = query.q?.trim();
+  const termOnly =
+    term !== undefined &&
+    Object.entries(submissionFiltersSchema.parse({ ...query, q: undefined })).every(
+      ([, value]) => value === undefined,
+    );
+  if (termOnly && searchIndexServes(term) && dialectOf(db) === "sqlite") {
+    const phrase = `"${term.replace(/\p{Cc}/gu, "").replace(/"/g, '""')}"`;
+    const { rows } = await sql<{ count: number }>`
+      select count(*) as count from (
+        select rowid from submissions_search where submissions_search match ${phrase} limit ${limit}
+      )`.execute(db);
+    return Number(rows[0]?.count ?? 0);
+  }
+  const { count } = await db
+    .selectFrom((eb) =>
+      eb.selectFrom("submissions").select("submissions.id").where(where).limit(limit).as("capped"),
+    )
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/**
+ * One page of the filtered, sorted list, and how many submissions match, counted up to the cap
+ * (docs/decisions/006-search.md). The rows and their order are always those of
+ * `where … order by column, id limit … offset …`; how they are found depends on how many match:
+ * - none, or no more than the offset: no page query at all;
+ * - no term: the plain query (each sort has its (column, id) index; filters have theirs);
+ * - a few (fewMatches): the matches first, through the search index when the term has a trigram,
+ *   then sorted, in a materialized common table expression, so that neither database walks the
+ *   sort index testing row by row (slow when the matches sort late);
+ * - many: the sort index walked, each row tested, within its first walkRows entries (a range on
+ *   (column, id)); the matches are dense, so a page is usually found within a few hundred rows.
+ *   When it is not (the matches sort late, such as "yaa" by name), the matches first as above.
+ */
 export async function listSubmissions(
   db: Executor,
   query: SubmissionListQuery,
+  limits: Partial<ListLimits> = {},
 ): Promise<SubmissionPage> {
+  const { totalCap, fewMatches, walkRows } = { ...LIST_LIMITS, ...limits };
   const where = matchesFilters(db, query);
-  const column = SORT_COLUMNS[query.sort];
+  const term = query.q?.trim() || undefined;
+  const columns = orderColumns(query);
+  const direction = query.order;
   const offset = (query.page - 1) * query.pageSize;
-  const term = query.q?.trim();
-  const page =
-    term && searchIndexServes(term) && collectsSearchMatchesFirst(db)
-      ? // When the search index serves the term, collect the matches through it first, then sort
-        // them. Left to itself PostgreSQL walks the sort column's index and filters row by row,
-        // which is slow when the matches sort late ("Kwa…" by name: 56,000 rows read for 25).
-        // SQLite plans the matches first by itself, and cheaper without the fence.
+  const ordered = (q: SelectQueryBuilder<Database, "submissions", SubmissionRow>) =>
+    columns
+      .reduce((acc, column) => acc.orderBy(column, direction), q)
+      .limit(query.pageSize)
+      .offset(offset);
+
+  // Counting stops one past the cap: a common term's count costs no more than the cap's worth.
+  const matched = await countMatches(db, query, where, totalCap + 1);
+  const totalCapped = matched > totalCap;
+  const total = Math.min(matched, totalCap);
+  // The rows this page holds: all that remain after the offset, unless the count stopped early.
+  const expected = totalCapped
+    ? query.pageSize
+    : Math.max(0, Math.min(query.pageSize, matched - offset));
+
+  const plain = () => ordered(db.selectFrom("submissions").selectAll().where(where)).execute();
+  const matchesFirst = () =>
+    columns
+      .reduce(
+        (acc, column) => acc.orderBy(column, direction),
         db
           .with(
             (cte) => cte("matches").materialized(),
             (inner) => inner.selectFrom("submissions").selectAll().where(where),
           )
           .selectFrom("matches")
-          .selectAll()
-          .orderBy(column, query.order)
-          .orderBy("id", query.order)
-          .limit(query.pageSize)
-          .offset(offset)
-      : db
-          .selectFrom("submissions")
-          .selectAll()
-          .where(where)
-          .orderBy(column, query.order)
-          // The id breaks ties, so pages never overlap or skip a row.
-          .orderBy("id", query.order)
-          .limit(query.pageSize)
-          .offset(offset);
-  const [rows, { count }] = await Promise.all([
-    page.execute(),
-    db
-      .selectFrom("submissions")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where(where)
-      .executeTakeFirstOrThrow(),
-  ]);
+          .selectAll(),
+      )
+      .limit(query.pageSize)
+      .offset(offset)
+      .execute();
+
+  const filtered = Object.values(submissionFiltersSchema.parse({ ...query, q: undefined })).some(
+    (value) => value !== undefined,
+  );
+  let rows: SubmissionRow[];
+  if (expected === 0) rows = [];
+  else if (term === undefined && !filtered) rows = await plain();
+  else if (matched <= fewMatches) rows = await matchesFirst();
+  else if (term !== undefined && !walksWith(term)) rows = await plain();
+  else {
+    const walked = await walkSortIndex(db, query, columns, term, walkRows + offset);
+    rows =
+      walked.length >= expected
+        ? walked
+        : term !== undefined && searchIndexServes(term)
+          ? await matchesFirst()
+          : await plain();
+  }
   const items = rows.map(rowToSubmission);
   const documentsToReview = await countDocumentsToReview(
     db,
     items.map((s) => s.id),
   );
-  return { items, total: Number(count), totalCapped: false, documentsToReview };
+  return { items, total, totalCapped, documentsToReview };
+}
+
+/**
+ * The page found by walking the sort column's index for at most `rows` entries, testing each row
+ * (the filters, and the term row by row). The bound is the (column, id) of the last entry walked,
+ * read first from the index alone; a range on it keeps both databases on the sort index and stops
+ * the walk there. Fewer rows than a page means: not found within the bound.
+ */
+async function walkSortIndex(
+  db: Executor,
+  query: SubmissionListQuery,
+  columns: ReturnType<typeof orderColumns>,
+  term: string | undefined,
+  rows: number,
+): Promise<SubmissionRow[]> {
+  const direction = query.order;
+  const last = await columns
+    .reduce(
+      (acc, column) => acc.orderBy(column, direction),
+      db.selectFrom("submissions").select(columns),
+    )
+    .limit(1)
+    .offset(rows - 1)
+    .executeTakeFirst();
+  const filters = matchesFilters(db, { ...query, q: undefined }, true);
+  const bound = last as Record<string, string | number> | undefined;
+  return columns
+    .reduce(
+      (acc, column) => acc.orderBy(column, direction),
+      db
+        .selectFrom("submissions")
+        .selectAll()
+        .where((eb) => {
+          const conditions: Expression<SqlBool>[] = [filters(eb)];
+          if (term !== undefined) conditions.push(rowByRowSearchCondition(term));
+          if (bound !== undefined) {
+            const keys = columns.map((c) => sql.ref(`submissions.${c}`));
+            const values = columns.map((c) => bound[c]);
+            conditions.push(
+              sql<SqlBool>`(${sql.join(keys)}) ${sql.raw(direction === "asc" ? "<=" : ">=")} (${sql.join(values)})`,
+            );
+          }
+          return eb.and(conditions);
+        }),
+    )
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
 }
 
 /** The next `limit` matching submissions after `afterId`, in id order: the export's keyset pages. */
