@@ -26,7 +26,12 @@ const byIndexNumber = db.prepare("select * from submissions where index_number =
 const firstPage = db.prepare(
   `select * from submissions order by student_name asc, id asc limit ${PAGE_SIZE}`,
 );
-const countAll = db.prepare("select count(*) as count from submissions");
+// The list's total is exact up to LIST_TOTAL_CAP and capped past it (common/submissions-api.ts):
+// counting one row past the cap tells the two apart.
+const { LIST_TOTAL_CAP } = await import(dist("common/submissions-api.js"));
+const countAll = db.prepare(
+  `select count(*) as count from (select 1 from submissions limit ${LIST_TOTAL_CAP + 1})`,
+);
 /** The documents waiting for review per submission, one statement per page length. */
 const toReview = new Map();
 function documentsToReview(ids) {
@@ -61,9 +66,11 @@ http
     if (url === "/api/submissions") {
       const items = firstPage.all().map(rowToSubmission);
       const counts = documentsToReview(items.map((s) => s.id));
+      const count = countAll.get().count;
       return send(res, 200, {
         items: items.map((s) => presentSubmission(s, counts.get(s.id) ?? 0)),
-        total: countAll.get().count,
+        total: Math.min(count, LIST_TOTAL_CAP),
+        totalCapped: count > LIST_TOTAL_CAP,
         page: 1,
         pageSize: PAGE_SIZE,
       });

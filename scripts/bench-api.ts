@@ -1,31 +1,45 @@
-// `npm run bench -- api`: the API's hot path against a yardstick. On one SQLite file holding the
-// sample data (server/db/sample-data) it starts, as child processes stopped by PID:
+// `npm run bench -- api`: the API's hot path against a yardstick, on SQLite and on PostgreSQL. For
+// each database it loads the sample data (server/db/sample-data) or, with --size N, N generated
+// submissions (scripts/bench-data.ts), then starts, as child processes stopped by PID:
 //   1. the built app server (dist/server/server.js, `npm run build:server` first);
-//   2. scripts/bench-api-raw.mjs, plain node:http with prepared better-sqlite3 statements giving
-//      the same JSON (checked before the runs).
+//   2. the yardstick, plain node:http giving the same JSON (checked before the runs): on SQLite
+//      scripts/bench-api-raw.mjs with prepared better-sqlite3 statements, on PostgreSQL
+//      scripts/bench-api-raw-pg.mjs with `pg` and named (server-side prepared) statements.
 // Then autocannon (a process of its own) drives each of them on a student's status read (GET
 // /api/submissions/:indexNumber, Bearer session) and on the administrators' first list page with
 // no term (GET /api/submissions), alternating app and yardstick, and reports the median requests
 // per second of the rounds and the ratio app / yardstick. Issue 11's target: 0.7 or more. Writes
-// the api section of docs/benchmarks.md, with the machine, /proc/loadavg and the date.
+// one section of docs/benchmarks.md per database (markers bench:api-sqlite, bench:api-postgres),
+// with the machine, /proc/loadavg and the date.
 //
-// Options: --connections N (32), --duration S (10), --rounds N (3), --label TEXT (a note in the
-// table's heading, such as "with the statement cache"), --stale-ok (measure a build older than its
+// Options: --database sqlite|postgres|both (both), --size N (the sample data), --postgres URL
+// (postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database there),
+// --connections N (32), --duration S (10), --rounds N (3), --label TEXT (a note in the table's
+// heading, such as "with the statement cache"), --stale-ok (measure a build older than its
 // sources, with a warning: other work in the tree must not block a measurement), --no-write.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
+import { sql } from "kysely";
 import { builtServerEntry, NotBuiltError } from "../cluster/cluster.js";
 import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
-import { createDatabase, migrateToLatest } from "../server/db/database.js";
+import pg from "pg";
+import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
 import { loadSampleData, readSampleRecords } from "../server/db/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { createUser } from "../server/testing/factories.js";
+import { generateSubmissions, loadSubmissions } from "./bench-data.js";
 import { writeBenchSection } from "./bench-report.js";
 
+type DatabaseKind = "sqlite" | "postgres";
+
 interface Options {
+  databases: DatabaseKind[];
+  /** Generated submissions to load; null: the sample data. */
+  size: number | null;
+  postgresUrl: string;
   connections: number;
   durationSeconds: number;
   rounds: number;
@@ -38,6 +52,9 @@ function readOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
     options: {
+      database: { type: "string" },
+      size: { type: "string" },
+      postgres: { type: "string" },
       connections: { type: "string" },
       duration: { type: "string" },
       rounds: { type: "string" },
@@ -51,7 +68,14 @@ function readOptions(argv: string[]): Options {
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1`);
     return n;
   };
+  const database = values.database ?? "both";
+  if (!["sqlite", "postgres", "both"].includes(database)) {
+    throw new Error("--database must be sqlite, postgres or both");
+  }
   return {
+    databases: database === "both" ? ["sqlite", "postgres"] : [database as DatabaseKind],
+    size: values.size === undefined ? null : whole("size", values.size, 1),
+    postgresUrl: values.postgres ?? "postgres://postgres@127.0.0.1:5432/test",
     connections: whole("connections", values.connections, 32),
     durationSeconds: whole("duration", values.duration, 10),
     rounds: whole("rounds", values.rounds, 3),
@@ -121,21 +145,47 @@ interface Server {
   child: Child;
 }
 
-async function prepareDatabase(file: string): Promise<Load[]> {
-  const db = createDatabase({ kind: "sqlite", path: file });
-  try {
-    await migrateToLatest(db);
-    await loadSampleData(db);
-    const indexNumber = readSampleRecords()
+/** A database of the bench's own, loaded, and how to reach it and remove it. */
+interface BenchDatabase {
+  kind: DatabaseKind;
+  /** DATABASE_URL for the app server. */
+  url: string;
+  /** What the yardstick is given: the SQLite file or the PostgreSQL URL. */
+  rawEnv: Record<string, string>;
+  rawScript: string;
+  /** "SQLite 3.x", "PostgreSQL 16.x". */
+  version: string;
+  submissions: number;
+  loads: Load[];
+  drop(): Promise<void>;
+}
+
+/** Loads the submissions and the two users, and names the loads. */
+async function fill(db: Db, size: number | null): Promise<{ submissions: number; loads: Load[] }> {
+  await migrateToLatest(db);
+  let indexNumber: string | undefined;
+  let submissions: number;
+  if (size === null) {
+    submissions = await loadSampleData(db);
+    indexNumber = readSampleRecords()
       .map((r) => r.IndexNumber)
       .find((n): n is string => typeof n === "string" && n.trim() !== "");
-    if (!indexNumber) throw new Error("the sample data has no index number");
-    const admin = await createUser(db, "admin", { email: "bench-admin@school.test" });
-    const student = await createUser(db, "student", {
-      email: "bench-student@st.school.test",
-      indexNumber,
-    });
-    return [
+  } else {
+    const rows = generateSubmissions(size, new Date());
+    await loadSubmissions(db, rows);
+    submissions = rows.length;
+    // A row from the middle: neither the first nor the last one inserted.
+    indexNumber = rows[Math.floor(rows.length / 2)]?.fields.indexNumber;
+  }
+  if (!indexNumber) throw new Error("the loaded data has no index number");
+  const admin = await createUser(db, "admin", { email: "bench-admin@school.test" });
+  const student = await createUser(db, "student", {
+    email: "bench-student@st.school.test",
+    indexNumber,
+  });
+  return {
+    submissions,
+    loads: [
       {
         name: "status read",
         path: `/api/submissions/${encodeURIComponent(indexNumber)}`,
@@ -146,9 +196,73 @@ async function prepareDatabase(file: string): Promise<Load[]> {
         path: "/api/submissions",
         authorization: admin.bearer.authorization ?? "",
       },
-    ];
+    ],
+  };
+}
+
+async function prepareSqlite(dir: string, size: number | null): Promise<BenchDatabase> {
+  const file = path.join(dir, "ets.sqlite");
+  const db = createDatabase({ kind: "sqlite", path: file });
+  try {
+    const { submissions, loads } = await fill(db, size);
+    const version = await sql<{ v: string }>`select sqlite_version() as v`.execute(db);
+    return {
+      kind: "sqlite",
+      url: `sqlite:${file}`,
+      rawEnv: { DATABASE_FILE: file },
+      rawScript: "bench-api-raw.mjs",
+      version: `SQLite ${version.rows[0]?.v ?? "?"}`,
+      submissions,
+      loads,
+      drop: async () => undefined,
+    };
   } finally {
     await db.destroy();
+  }
+}
+
+async function preparePostgres(serverUrl: string, size: number | null): Promise<BenchDatabase> {
+  const name = `ets_bench_api_${process.pid}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const drop = async () => {
+    // Once the servers' connections have gone (they are stopped first); retried while they close.
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await admin.query(`drop database if exists ${name}`);
+        break;
+      } catch (error) {
+        if (attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await admin.end();
+  };
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const db = createDatabase({ kind: "postgres", url: url.toString() });
+    try {
+      const { submissions, loads } = await fill(db, size);
+      const version = await sql<{ server_version: string }>`show server_version`.execute(db);
+      return {
+        kind: "postgres",
+        url: url.toString(),
+        rawEnv: { DATABASE_URL: url.toString() },
+        rawScript: "bench-api-raw-pg.mjs",
+        version: `PostgreSQL ${version.rows[0]?.server_version ?? "?"}`,
+        submissions,
+        loads,
+        drop,
+      };
+    } finally {
+      await db.destroy();
+    }
+  } catch (error) {
+    await drop();
+    throw error;
   }
 }
 
@@ -162,7 +276,11 @@ function serverEntry(staleOk: boolean): string {
   }
 }
 
-async function startServers(dir: string, file: string, entry: string): Promise<Server[]> {
+async function startServers(
+  dir: string,
+  database: BenchDatabase,
+  entry: string,
+): Promise<Server[]> {
   const appPort = await freePort();
   const app = startChild({
     name: "the app server",
@@ -173,13 +291,13 @@ async function startServers(dir: string, file: string, entry: string): Promise<S
       PORT: String(appPort),
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${appPort}`,
-      DATABASE_URL: `sqlite:${file}`,
+      DATABASE_URL: database.url,
       STORAGE_URL: `file:${path.join(dir, "files")}`,
       ETS_SAMPLE_DATA: "off",
       LOG_LEVEL: "warn",
     },
     cwd: resolveFromRoot(),
-    logFile: path.join(dir, "app.log"),
+    logFile: path.join(dir, `app-${database.kind}.log`),
   });
   const servers: Server[] = [{ name: "app", url: `http://127.0.0.1:${appPort}`, child: app }];
   try {
@@ -188,10 +306,10 @@ async function startServers(dir: string, file: string, entry: string): Promise<S
     const raw = startChild({
       name: "the raw node:http server",
       command: process.execPath,
-      args: [resolveFromRoot("scripts", "bench-api-raw.mjs")],
-      env: { DATABASE_FILE: file, PORT: String(rawPort) },
+      args: [resolveFromRoot("scripts", database.rawScript)],
+      env: { ...database.rawEnv, PORT: String(rawPort) },
       cwd: resolveFromRoot(),
-      logFile: path.join(dir, "raw.log"),
+      logFile: path.join(dir, `raw-${database.kind}.log`),
     });
     servers.push({ name: "raw", url: `http://127.0.0.1:${rawPort}`, child: raw });
     await waitForOk(`http://127.0.0.1:${rawPort}/health`, raw, 30_000);
@@ -310,78 +428,103 @@ function summarise(runs: Run[], loads: Load[]): Summary[] {
 
 const whole = (n: number) => Math.round(n).toLocaleString("en");
 
-function summaryTable(summaries: Summary[]): string {
+function summaryTable(database: string, summaries: Summary[]): string {
   const lines = [
-    "| Load | App (req/s) | Raw (req/s) | App / raw | Target | App p50 (ms) | Raw p50 (ms) |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "| Database | Load | App (req/s) | Raw (req/s) | App / raw | Target | App p50 (ms) | Raw p50 (ms) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
   ];
   for (const s of summaries) {
     lines.push(
-      `| ${s.load} | ${whole(s.app)} | ${whole(s.raw)} | ${s.ratio.toFixed(2)} | ≥ 0.70 (${s.ratio >= 0.7 ? "met" : "missed"}) | ${s.appP50} | ${s.rawP50} |`,
+      `| ${database} | ${s.load} | ${whole(s.app)} | ${whole(s.raw)} | ${s.ratio.toFixed(2)} | ≥ 0.70 (${s.ratio >= 0.7 ? "met" : "missed"}) | ${s.appP50} | ${s.rawP50} |`,
     );
   }
   return lines.join("\n");
 }
 
-function runsTable(runs: Run[]): string {
+function runsTable(database: string, runs: Run[]): string {
   const lines = [
-    "| Load | Server | Round | /proc/loadavg at start | Requests/s | p50 (ms) | p99 (ms) |",
-    "|---|---|---:|---|---:|---:|---:|",
+    "| Database | Load | Server | Round | /proc/loadavg at start | Requests/s | p50 (ms) | p99 (ms) |",
+    "|---|---|---|---:|---|---:|---:|---:|",
   ];
   for (const r of runs) {
     lines.push(
-      `| ${r.load} | ${r.server} | ${r.round} | ${r.loadAverage} | ${whole(r.result.requests.average)} | ${r.result.latency.p50} | ${r.result.latency.p99} |`,
+      `| ${database} | ${r.load} | ${r.server} | ${r.round} | ${r.loadAverage} | ${whole(r.result.requests.average)} | ${r.result.latency.p50} | ${r.result.latency.p99} |`,
     );
   }
   return lines.join("\n");
 }
 
-export async function benchApi(argv: string[]): Promise<void> {
-  const options = readOptions(argv);
-  const entry = serverEntry(options.staleOk);
+async function benchOne(
+  kind: DatabaseKind,
+  options: Options,
+  entry: string,
+  argv: string[],
+): Promise<void> {
   const started = new Date();
   const loadAtStart = loadAverage();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-bench-api-"));
   try {
-    const file = path.join(dir, "ets.sqlite");
-    const loads = await prepareDatabase(file);
-    const servers = await startServers(dir, file, entry);
+    console.log(
+      `${kind}: loading ${options.size === null ? "the sample data" : `${options.size} generated submissions`}…`,
+    );
+    const database =
+      kind === "sqlite"
+        ? await prepareSqlite(dir, options.size)
+        : await preparePostgres(options.postgresUrl, options.size);
     let runs: Run[];
     try {
-      console.log(
-        `App server PID ${servers[0]?.child.pid}, raw server PID ${servers[1]?.child.pid}; /proc/loadavg ${loadAtStart}.`,
-      );
-      await checkSameAnswers(servers, loads);
-      runs = await drive(servers, loads, options);
+      const servers = await startServers(dir, database, entry);
+      try {
+        console.log(
+          `${database.version}: app server PID ${servers[0]?.child.pid}, raw server PID ${servers[1]?.child.pid}; /proc/loadavg ${loadAtStart}.`,
+        );
+        await checkSameAnswers(servers, database.loads);
+        runs = await drive(servers, database.loads, options);
+      } finally {
+        for (const s of servers) await stopChild(s.child);
+      }
     } finally {
-      for (const s of servers) await stopChild(s.child);
+      await database.drop();
     }
-    const summaries = summarise(runs, loads);
-    const summary = summaryTable(summaries);
+    const summary = summaryTable(database.version, summarise(runs, database.loads));
     console.log(`\n${summary}\n`);
     if (!options.write) return;
     const cpu = os.cpus()[0]?.model ?? "unknown CPU";
     // The label is printed on its own, after the command.
     const shown = argv.filter((a, i) => a !== "--label" && argv[i - 1] !== "--label");
     const command = ["npm run bench -- api", ...shown].join(" ");
+    const data =
+      options.size === null
+        ? `the sample data (${database.submissions} submissions)`
+        : `${database.submissions.toLocaleString("en")} generated submissions (scripts/bench-data.ts)`;
+    const yardstick =
+      kind === "sqlite"
+        ? "node:http + prepared better-sqlite3 statements (scripts/bench-api-raw.mjs)"
+        : "node:http + `pg` with named prepared statements, a pool of 10 like the app's (scripts/bench-api-raw-pg.mjs)";
     writeBenchSection(
-      "api",
+      `api-${kind}`,
       [
         `Measured ${started.toISOString().replace("T", " ").slice(0, 16)} UTC by \`${command}\`${options.label ? ` (${options.label})` : ""} on ${cpu} (${os.cpus().length} cores), Node ${process.version};`,
-        `/proc/loadavg ${loadAtStart} when the command started and ${loadAverage()} when it ended (other work shares the machine; each run's own below).`,
-        `SQLite, the sample data (${readSampleRecords().length} submissions); autocannon (its own process, same machine) with ${options.connections} connections for ${options.durationSeconds} s per run after a 3 s warm-up; median of ${options.rounds} rounds, app and raw alternating.`,
+        `/proc/loadavg ${loadAtStart} when this database's part started and ${loadAverage()} when it ended (other work shares the machine; each run's own below).`,
+        `${database.version}, ${data}; raw: ${yardstick}; autocannon (its own process, same machine) with ${options.connections} connections for ${options.durationSeconds} s per run after a 3 s warm-up; median of ${options.rounds} rounds, app and raw alternating.`,
         "",
         summary,
         "",
         "<details><summary>Every run</summary>",
         "",
-        runsTable(runs),
+        runsTable(database.version, runs),
         "",
         "</details>",
       ].join("\n"),
     );
-    console.log("Wrote the api section of docs/benchmarks.md.");
+    console.log(`Wrote the api-${kind} section of docs/benchmarks.md.`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function benchApi(argv: string[]): Promise<void> {
+  const options = readOptions(argv);
+  const entry = serverEntry(options.staleOk);
+  for (const kind of options.databases) await benchOne(kind, options, entry, argv);
 }

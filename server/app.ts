@@ -3,7 +3,6 @@ import path from "node:path";
 import zlib from "node:zlib";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
-import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
@@ -55,6 +54,7 @@ import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
 import { resolveFromRoot } from "./paths.js";
 import { takeRequestsInTurns } from "./request-turns.js";
 import { validatorCompiler } from "./validation.js";
+import { useSecurityHeaders } from "./http/security-headers.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -131,7 +131,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.log.warn("CLAMD_URL is not set: uploaded documents are not scanned for viruses");
   }
 
-  await app.register(helmet, {
+  // @fastify/helmet's headers, worked out once at start instead of on every request
+  // (server/http/security-headers.ts).
+  await useSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

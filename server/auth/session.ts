@@ -1,7 +1,10 @@
 import type { FastifyReply } from "fastify";
+import type { Kysely } from "kysely";
 import type { Config } from "../config.js";
 import type { Db } from "../db/database.js";
 import { nowIso } from "../db/database.js";
+import { hotQuery, runHotQuery } from "../db/dialect.js";
+import type { Database } from "../db/schema.js";
 import type { Executor } from "../submissions/repository.js";
 import { hashToken, newSessionToken } from "./tokens.js";
 
@@ -65,13 +68,12 @@ export async function createSession(
   return { token, persistent: options.persistent, expiresAt };
 }
 
-/** The signed-in user for a token, or null when the token is unknown, expired, idle or the user inactive. */
-export async function findSessionUser(
-  db: Db,
-  token: string,
-  now: Date = new Date(),
-): Promise<SessionUser | null> {
-  const row = await db
+/**
+ * The session and its user by the token's hash: every authenticated request runs it, so it is
+ * compiled once (server/db/dialect.ts, hotQuery). The placeholder is the token hash.
+ */
+const sessionByTokenHash = hotQuery("session_by_token_hash", (db: Kysely<Database>) =>
+  db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .select([
@@ -88,8 +90,16 @@ export async function findSessionUser(
       "users.index_number",
       "users.active",
     ])
-    .where("sessions.token_hash", "=", hashToken(token))
-    .executeTakeFirst();
+    .where("sessions.token_hash", "=", "token hash"),
+);
+
+/** The signed-in user for a token, or null when the token is unknown, expired, idle or the user inactive. */
+export async function findSessionUser(
+  db: Db,
+  token: string,
+  now: Date = new Date(),
+): Promise<SessionUser | null> {
+  const [row] = await runHotQuery(db, sessionByTokenHash, [hashToken(token)]);
   if (!row) return null;
   const idleMs = row.persistent ? SESSION_LIMITS.idleMs.persistent : SESSION_LIMITS.idleMs.session;
   const lastSeen = Date.parse(row.last_seen_at);

@@ -7,6 +7,7 @@ import type { DatabaseConfig } from "../config.js";
 import type { Database } from "./schema.js";
 import { migrationProvider } from "./migrations/index.js";
 import { StatementCache } from "./statement-cache.js";
+import { runNamedStatementsOn } from "./dialect.js";
 
 export type Db = Kysely<Database>;
 
@@ -29,7 +30,9 @@ export function createDatabase(config: DatabaseConfig): Db {
     pool.on("connect", (client) => {
       client.on("error", () => undefined);
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    runNamedStatementsOn(db, pool);
+    return db;
   }
   return createSqliteDatabase(config.path).db;
 }

@@ -1,7 +1,9 @@
 import {
+  CompiledQuery,
   PostgresAdapter,
   sql,
   type ColumnDefinitionBuilder,
+  type Compilable,
   type Kysely,
   type RawBuilder,
   type SelectQueryBuilder,
@@ -47,6 +49,87 @@ export async function resetIdSequence(db: Kysely<any>, table: string): Promise<v
   await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
     db,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hot queries: built and compiled once, prepared once by the database (docs/benchmarks.md,
+// "API hot path")
+
+/** What a PostgreSQL pool offers for a named statement (pg's Pool, or a test's stand-in). */
+export interface NamedStatementRunner {
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+const namedStatementRunners = new WeakMap<Kysely<any>, NamedStatementRunner>();
+
+/**
+ * Lets hot queries on this PostgreSQL database run as named statements on its pool (pg then
+ * prepares each one once per connection and only binds and executes it after). Called by
+ * createDatabase; a database opened without it runs them as plain queries through Kysely.
+ */
+export function runNamedStatementsOn(db: Kysely<any>, pool: NamedStatementRunner): void {
+  namedStatementRunners.set(db, pool);
+}
+
+/**
+ * A query that runs on every request: built with Kysely once per database (so its SQL is the
+ * dialect's own and its types are checked like every other query), then reused as compiled SQL
+ * with the request's parameters. Building a query costs more than running a cached statement
+ * (issue 11's profile: about 18 % of a status read went to building Kysely queries).
+ */
+export interface HotQuery<Row> {
+  /** Unique across the app: PostgreSQL's name for the prepared statement. */
+  readonly name: string;
+  /** Builds the query with placeholder values, one per parameter, in the order they are given. */
+  readonly build: (db: Kysely<any>) => Compilable<Row>;
+  readonly compiled: WeakMap<Kysely<any>, CompiledQuery<Row>>;
+}
+
+export function hotQuery<Row>(
+  name: string,
+  build: (db: Kysely<any>) => Compilable<Row>,
+): HotQuery<Row> {
+  return { name, build, compiled: new WeakMap() };
+}
+
+/**
+ * Runs a hot query with these parameters, in the order the builder's placeholders appear.
+ * PostgreSQL: a named statement on the database's pool. Given a transaction (never registered
+ * with a pool), it runs through Kysely on the transaction's own connection instead, unnamed.
+ * SQLite: the compiled SQL goes through Kysely to the statement cache (statement-cache.ts), which
+ * prepared it on first use; Kysely's connection lock is kept, so the query never runs in the
+ * middle of another request's transaction on the one connection.
+ */
+export async function runHotQuery<Row>(
+  db: Kysely<any>,
+  query: HotQuery<Row>,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  let compiled = query.compiled.get(db);
+  if (compiled === undefined) {
+    compiled = query.build(db).compile();
+    query.compiled.set(db, compiled);
+  }
+  if (compiled.parameters.length !== parameters.length) {
+    throw new Error(
+      `The hot query ${query.name} takes ${compiled.parameters.length} parameters, not ${parameters.length}.`,
+    );
+  }
+  const pool = namedStatementRunners.get(db);
+  if (pool !== undefined) {
+    const result = await pool.query({
+      name: query.name,
+      text: compiled.sql,
+      values: [...parameters],
+    });
+    return result.rows as Row[];
+  }
+  const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, [...parameters]));
+  return [...result.rows];
 }
 
 // ---------------------------------------------------------------------------------------------

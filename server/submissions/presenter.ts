@@ -46,9 +46,7 @@ export function presentSubmissionPage(
   pageSize: number,
 ): SubmissionListResponse {
   return {
-    items: result.items.map((s) =>
-      presentSubmission(s, result.documentsToReview.get(s.id) ?? 0),
-    ),
+    items: result.items.map((s) => presentSubmission(s, result.documentsToReview.get(s.id) ?? 0)),
     total: result.total,
     totalCapped: result.totalCapped,
     page,

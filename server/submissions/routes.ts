@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { toStatusView } from "../../common/submission.js";
 import { MAX_ROW_ID, errorBodySchema, submissionStatusResponseSchema } from "../../common/api.js";
 import {
   bulkUpdateResponseSchema,
@@ -19,7 +18,9 @@ import { currentUser, requireAdmin, requireUser } from "../auth/plugin.js";
 import { canReadSubmission } from "../auth/policy.js";
 import { forbidden, notFound } from "../errors.js";
 import { presentEvent, presentSubmission, presentSubmissionPage } from "./presenter.js";
-import { countDocumentsToReview, findSubmissionByIndexNumber } from "./repository.js";
+import { countDocumentsToReview } from "./repository.js";
+import { readSubmissionStatus } from "./status-read.js";
+import { schemaSerializerCompiler } from "../http/schema-serializer.js";
 import {
   bulkUpdateSubmissions,
   createSubmission,
@@ -40,6 +41,8 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     "/submissions/:indexNumber",
     {
       preHandler: requireUser,
+      // The two hot reads are written straight from their schemas (server/http/schema-serializer.ts).
+      serializerCompiler: schemaSerializerCompiler,
       schema: {
         tags: ["submissions"],
         summary: "A student's submission status (the prototype's status call)",
@@ -52,13 +55,13 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       const { indexNumber } = request.params;
       // Checked before the lookup, so a student learns nothing about other index numbers.
       if (!canReadSubmission(user, indexNumber)) throw forbidden();
-      const submission = await findSubmissionByIndexNumber(app.db, indexNumber);
-      if (!submission) {
+      const status = await readSubmissionStatus(app.db, indexNumber);
+      if (!status) {
         throw notFound(
           "No submission is on file for your index number yet. If you have handed in your thesis, please contact the School of Graduate Studies.",
         );
       }
-      return { data: toStatusView(submission) };
+      return { data: status };
     },
   );
 
@@ -82,6 +85,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     "/submissions",
     {
       preHandler: requireAdmin,
+      serializerCompiler: schemaSerializerCompiler,
       schema: {
         tags: ["submissions"],
         summary: "Search, filter, sort and page through all submissions",
