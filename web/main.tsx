@@ -1,3 +1,5 @@
+// First: before a schema is built (see the module).
+import "./lib/zod-jitless.js";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";

@@ -10,12 +10,15 @@ import {
   successMessageSchema,
 } from "../../common/accounts.js";
 import { signOutResponseSchema } from "../../common/sso.js";
+import { z } from "zod";
 import { currentUser, requireUser } from "../auth/plugin.js";
 import { oidcEndSessionUrl } from "../auth/sso/oidc.js";
 import { perAddress, perEmail } from "../auth/rate-limits.js";
 import { clearSessionCookie, setSessionCookie } from "../auth/session.js";
 import { changePassword, getMe, requestCode, signIn, signOut, signUp } from "./service.js";
 import { SMALL_BODY_LIMIT } from "../body-limits.js";
+
+const sessionResponseSchema = z.object({ user: meResponseSchema.shape.user.nullable() });
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const limits = app.config.rateLimits;
@@ -101,6 +104,24 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ user: await getMe(app.db, currentUser(request)) }),
+  );
+
+  // The web app's first question on every page: who, if anyone, is signed in. Unlike /me, nobody
+  // signed in is an answer, not a failure, so a signed-out first visit logs no 401 in the console.
+  app.get(
+    "/session",
+    {
+      schema: {
+        tags: ["accounts"],
+        summary: "The signed-in user, or null when nobody is signed in",
+        response: { 200: sessionResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      // Per person and changed by every sign-in and sign-out: never kept by a cache.
+      reply.header("cache-control", "no-store");
+      return { user: request.user ? await getMe(app.db, request.user) : null };
+    },
   );
 
   app.post(

@@ -4,7 +4,7 @@ import logoUrl from "../components/ui/logo.svg";
 
 /**
  * A route with `handle: { bare: true }` (the examiner's page) is for people without an account:
- * it shows the brand only, no site navigation and no sign-in state (so no /api/me request).
+ * it shows the brand only, no site navigation and no sign-in state (so no /api/session request).
  */
 function useBareLayout(): boolean {
   return useMatches().some((match) => (match.handle as { bare?: boolean } | undefined)?.bare);
@@ -54,7 +54,7 @@ function BareTopBar() {
 
 function TopBar() {
   const me = useMe();
-  // Until /api/me answers, the stored role keeps the bar from flickering; it grants nothing.
+  // Until /api/session answers, the stored role keeps the bar from flickering; it grants nothing.
   const role = me.isPending ? storedRole() : (me.data?.role ?? null);
   const signedIn = role !== null;
   return (

@@ -2,10 +2,13 @@ import { createBrowserRouter, redirect, type RouteObject } from "react-router";
 import { RootLayout } from "./RootLayout.js";
 import { RouteError } from "./RouteError.js";
 import { requireAdminLoader, requireUserLoader } from "./guards.js";
+import { allSubmissionsLoader, statusPageLoader } from "./prefetch.js";
 
 /**
  * The route table of spec section 2. Pages load lazily so the first visit ships only the shell
- * and the page in view. Each page module exports its component by name.
+ * and the page in view. Each page module exports its component by name. A route's loader (a
+ * static one, not inside `lazy`) runs in parallel with its chunk: the guards ask for the session
+ * and ./prefetch.ts starts the page's data while the chunk is still on its way.
  */
 function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
   return async () => {
@@ -43,7 +46,11 @@ export const routes: RouteObject[] = [
             lazy: page(() => import("../features/student/StudentLayout.js"), "StudentLayout"),
             children: [
               { index: true, loader: () => redirect("/dashboard/status") },
-              { path: "status", lazy: page(() => import("../features/student/StatusPage.js"), "StatusPage") },
+              {
+                path: "status",
+                loader: statusPageLoader,
+                lazy: page(() => import("../features/student/StatusPage.js"), "StatusPage"),
+              },
               { path: "messages", lazy: page(() => import("../features/student/MessagesPage.js"), "MessagesPage") },
               { path: "profile", lazy: page(() => import("../features/student/ProfilePage.js"), "ProfilePage") },
             ],
@@ -56,6 +63,7 @@ export const routes: RouteObject[] = [
               { index: true, lazy: page(() => import("../features/admin/dashboard/AdminHomePage.js"), "AdminHomePage") },
               {
                 path: "all_submissions",
+                loader: allSubmissionsLoader,
                 lazy: page(() => import("../features/admin/submissions/AllSubmissionsPage.js"), "AllSubmissionsPage"),
               },
               {

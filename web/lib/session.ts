@@ -1,11 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { SignOutResponse } from "../../common/sso.js";
-import { ApiError, api } from "./api-client.js";
+import { api } from "./api-client.js";
 
 /**
- * Who is signed in. The server's session (HttpOnly cookie) is the truth, read through GET /api/me.
+ * Who is signed in. The server's session (HttpOnly cookie) is the truth, read through GET
+ * /api/session, which answers `user: null` when nobody is signed in: a signed-out first visit
+ * then logs no failed request in the console (GET /api/me answers 401 there, as its contract says).
  * Browser storage keeps only role and index number, as the prototype did, so the top bar can render
- * before /api/me answers; it never grants access.
+ * before the probe answers; it never grants access.
  */
 export type Role = "student" | "admin";
 
@@ -24,17 +26,10 @@ const INDEX_KEY = "indexNumber";
 export const meQuery = queryOptions({
   queryKey: ["me"],
   queryFn: async (): Promise<Me | null> => {
-    try {
-      const { user } = await api.get<{ user: Me }>("/me");
-      rememberSession(user);
-      return user;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        forgetSession();
-        return null;
-      }
-      throw error;
-    }
+    const { user } = await api.get<{ user: Me | null }>("/session");
+    if (user) rememberSession(user);
+    else forgetSession();
+    return user;
   },
   staleTime: 60_000,
 });
