@@ -180,12 +180,17 @@ const LINKED = "('sent', 'received', 'report_submitted')";
  * current state, else the record's last update) and whether the examiner got a link.
  */
 function waitsOf(filter: string): string {
+  // `x.state <> 'replaced'` repeats what the IN list implies: it is the examinations_current_role
+  // index's own WHERE, which SQLite must see written out before it uses that partial index.
+  // Without it every refresh read every linked examination (adding the bench's examinations to
+  // 100,000 submissions: 52 s, against 1.2 s for 20,000).
   const role = (name: string, field: string, column: string) => `
     select s.id, '${name}',
       coalesce((select max(e.at) from submission_events e
         where e.submission_id = s.id and e.field = '${field}' and e.to_value = s.${column}), s.updated_at),
       case when exists (select 1 from examinations x
-        where x.submission_id = s.id and x.role = '${name}' and x.state in ${LINKED}) then 1 else 0 end
+        where x.submission_id = s.id and x.role = '${name}' and x.state <> 'replaced'
+          and x.state in ${LINKED}) then 1 else 0 end
     from submissions s where s.${column} in ${WAITING} and ${filter}`;
   return `${role("internal", "internalExaminer", "internal_examiner")}
     union all ${role("external", "externalExaminer", "external_examiner")}`;
