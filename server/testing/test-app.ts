@@ -19,18 +19,79 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * The migrated database this test process copies its PostgreSQL databases from. Copying a template
+ * takes about half the time of migrating a fresh database (about 0.25 s against 0.5 s here), and
+ * the PostgreSQL run creates some 900 of them. One per process: a template being migrated cannot
+ * be copied, and a process never copies another's. Templates of processes that have ended are
+ * dropped by the next process that makes one (ets_tpl_<pid>_…).
+ */
+let template: Promise<string> | null = null;
+/** Copies run one at a time: CREATE DATABASE refuses a template another session is reading. */
+let copying: Promise<unknown> = Promise.resolve();
+
+async function migratedTemplate(serverUrl: string): Promise<string> {
+  template ??= (async () => {
+    const name = `ets_tpl_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ datname: string }>(
+        "select datname from pg_database where datname like 'ets\\_tpl\\_%'",
+      );
+      for (const { datname } of rows) {
+        const pid = Number(datname.split("_")[2]);
+        if (!processIsAlive(pid)) {
+          await admin.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+        }
+      }
+      await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const db = createDatabase({ kind: "postgres", url: url.toString() });
+    try {
+      await migrateToLatest(db);
+    } finally {
+      await db.destroy();
+    }
+    return name;
+  })();
+  return template;
+}
+
+function processIsAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but someone else's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = readTestEnv().databaseUrl;
   if (serverUrl && /^postgres(ql)?:\/\//.test(serverUrl)) {
     const name = `ets_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
+    const source = await migratedTemplate(serverUrl);
+    const copy = copying.then(async () => {
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      try {
+        await admin.query(`create database ${name} template ${source}`);
+      } finally {
+        await admin.end();
+      }
+    });
+    copying = copy.catch(() => undefined);
+    await copy;
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     const db = createDatabase({ kind: "postgres", url: url.toString() });
-    await migrateToLatest(db);
     return {
       db,
       url: url.toString(),
