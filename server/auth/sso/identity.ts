@@ -86,6 +86,12 @@ export async function finishSsoSignIn(
     if (!isUniqueViolation(error)) throw error;
     outcome = await attempt();
   }
+  // The loser can also miss the collision: it looked the email up before the winner committed and
+  // the index number after, so the winner's new account reads as someone else's. A second pass
+  // finds that account by its email.
+  if (!outcome.decision.ok && outcome.decision.failure === "account_taken") {
+    outcome = await attempt();
+  }
 
   const { decision, session } = outcome;
   if (!decision.ok || session === null) {
