@@ -500,7 +500,7 @@ async function benchPostgres(
   } finally {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
-    // The server has stopped and the pool is closed: nothing holds the database any more.
+    // The server has stopped and the pool is closed: nothing holds the database now.
     await dropDatabase(admin, name);
     await admin.end();
   }

@@ -64,6 +64,8 @@ export interface NamedStatementRunner {
   }): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
+// Kysely<any>, as in the rest of this module: hot queries run on the app's database, its
+// transactions and tests' databases with extra tables (withTables), which share no one type.
 const namedStatementRunners = new WeakMap<Kysely<any>, NamedStatementRunner>();
 
 /**
