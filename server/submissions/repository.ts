@@ -203,7 +203,7 @@ const SORT_COLUMNS = {
 } as const satisfies Record<SubmissionSort, keyof SubmissionRow>;
 
 /** The WHERE clause of the list and the export: every filter given, all of them must hold. */
-function matchesFilters(db: Executor, filters: SubmissionFilters, unindexed = false) {
+export function matchesFilters(db: Executor, filters: SubmissionFilters, unindexed = false) {
   return (eb: ExpressionBuilder<Database, "submissions">) => {
     const conditions: Expression<SqlBool>[] = [];
     const term = filters.q?.trim();

@@ -8,6 +8,8 @@ import * as m006 from "./006_examiners.js";
 import * as m007 from "./007_single_sign_on.js";
 import * as m008 from "./008_list_at_scale.js";
 import * as m009 from "./009_dashboard_at_scale.js";
+import * as m010 from "./010_search_postings.js";
+import * as m011 from "./011_overdue_examinations.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -23,6 +25,8 @@ const migrations: Record<string, Migration> = {
   "007_single_sign_on": m007,
   "008_list_at_scale": m008,
   "009_dashboard_at_scale": m009,
+  "010_search_postings": m010,
+  "011_overdue_examinations": m011,
 };
 
 export const migrationProvider: MigrationProvider = {
