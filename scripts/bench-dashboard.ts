@@ -2,11 +2,11 @@
 // the examinations that bench data lacks (addBenchExaminations), so the overdue figures have
 // something to find. Each figure is timed alone, then the whole service call the route makes.
 import { performance } from "node:perf_hooks";
-import type { Insertable } from "kysely";
+import { sql, type Insertable } from "kysely";
 import type { ExaminationsTable } from "../server/db/schema.js";
 import { OVERDUE_LIST_LIMIT } from "../common/submissions-api.js";
 import type { Db } from "../server/db/database.js";
-import { resetIdSequence } from "../server/db/dialect.js";
+import { dialectOf, resetIdSequence } from "../server/db/dialect.js";
 import { dashboardStats } from "../server/dashboard/service.js";
 import {
   countDashboardFigures,
@@ -196,5 +196,19 @@ export async function addBenchExaminations(db: Db, now: Date, share = 0.3): Prom
     await flushEvents();
   });
   await resetIdSequence(db, "examinations");
+  // Fresh statistics (and on PostgreSQL a visibility map, for index-only counts) for the tables
+  // written here and by their triggers, as autovacuum or SQLite's `PRAGMA optimize` would leave
+  // them; the loader settles only submissions. Stale ones are taken from the empty tables.
+  const tables = [
+    "examinations",
+    "examiners",
+    "submission_events",
+    "examiner_waits",
+    "dashboard_counts",
+  ];
+  for (const table of tables) {
+    if (dialectOf(db) === "postgres") await sql`vacuum analyze ${sql.table(table)}`.execute(db);
+    else await sql`analyze ${sql.table(table)}`.execute(db);
+  }
   return added;
 }

@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
+import type { DashboardCountsTable } from "../db/schema.js";
 import type { Executor } from "../submissions/repository.js";
 
 /** Counting queries behind the administrator's dashboard cards. */
@@ -11,18 +12,7 @@ export async function countUsers(db: Executor): Promise<number> {
   return Number(count);
 }
 
-/** migration 009's table, declared here until server/db/schema.ts lists it. */
-interface DashboardCountsTable {
-  figure: CountedFigure;
-  value: string;
-  n: number;
-}
-
-function withCounts(db: Executor) {
-  return db.withTables<{ dashboard_counts: DashboardCountsTable }>();
-}
-
-export type CountedFigure = "stage" | "internal" | "external" | "month";
+export type CountedFigure = DashboardCountsTable["figure"];
 
 /** Per figure, how many submissions hold each value ('' is "not set"); see migration 009. */
 export type DashboardCounts = Record<CountedFigure, Map<string, number>>;
@@ -38,7 +28,7 @@ const COMPACT_AFTER_ROWS = 500;
  * the number of submissions.
  */
 export async function countDashboardFigures(db: Executor): Promise<DashboardCounts> {
-  const rows = await withCounts(db)
+  const rows = await db
     .selectFrom("dashboard_counts")
     .select([
       "figure",
@@ -110,18 +100,6 @@ const EXAMINER_COLUMNS = {
   externalExaminer: "external_examiner",
 } as const;
 
-/** migration 009's kept waits: one row per submission and role whose typed report is waiting. */
-interface ExaminerWaitsTable {
-  submission_id: number;
-  role: "internal" | "external";
-  since: string;
-  linked: number;
-}
-
-function withWaits(db: Executor) {
-  return db.withTables<{ examiner_waits: ExaminerWaitsTable }>();
-}
-
 /**
  * Submissions whose examiner has been waiting for the report (typed state "awaiting" or
  * "received") since before `before`, longest first. "Since" is the latest event that set the
@@ -137,7 +115,7 @@ export async function findWaitingReports(
 ): Promise<{ total: number; items: WaitingReport[] }> {
   const column = EXAMINER_COLUMNS[field];
   const role = field === "internalExaminer" ? "internal" : "external";
-  const base = withWaits(db)
+  const base = db
     .selectFrom("examiner_waits as w")
     .where("w.role", "=", role)
     .where("w.linked", "=", 0)
@@ -198,7 +176,7 @@ export async function recomputeExaminerWaits(
 export async function readExaminerWaits(
   db: Executor,
 ): Promise<{ submissionId: number; role: string; since: string; linked: number }[]> {
-  const rows = await withWaits(db).selectFrom("examiner_waits").selectAll().execute();
+  const rows = await db.selectFrom("examiner_waits").selectAll().execute();
   return sortWaits(
     rows.map((row) => ({
       submissionId: row.submission_id,
@@ -231,6 +209,10 @@ export interface OverdueExaminationRow {
  * Examinations still waiting for the report (link sent, or thesis received) whose due date is
  * before `today` (YYYY-MM-DD), the longest overdue first, at most `limit`; `total` counts all.
  * A revoked or expired link keeps its examination here: the report is still owed.
+ *
+ * Both queries read migration 011's partial index on the open examinations by (due_on, id): the
+ * page is its first `limit` entries, and only those are joined to their submission, examiner and
+ * reminders; the total is a count of one range of it.
  */
 export async function findOverdueExaminations(
   db: Executor,
@@ -239,27 +221,28 @@ export async function findOverdueExaminations(
 ): Promise<{ total: number; items: OverdueExaminationRow[] }> {
   const base = db
     .selectFrom("examinations as e")
-    .where("e.state", "in", ["sent", "received"])
-    .where("e.due_on", "is not", null)
+    // Word for word the index's condition, with literal values: see migration 011.
+    .where(sql<SqlBool>`e.state in ('sent', 'received')`)
     .where("e.due_on", "<", today);
+  const page = base
+    .select([
+      "e.id",
+      "e.submission_id",
+      "e.examiner_id",
+      "e.role",
+      "e.due_on",
+      "e.state",
+      "e.last_opened_at",
+    ])
+    .orderBy("e.due_on")
+    .orderBy("e.id")
+    .limit(limit);
   const [rows, { count }] = await Promise.all([
-    base
+    db
+      .selectFrom(page.as("e"))
       .innerJoin("submissions as s", "s.id", "e.submission_id")
       .innerJoin("examiners as x", "x.id", "e.examiner_id")
-      .leftJoin(
-        (eb) =>
-          eb
-            .selectFrom("examiner_reminders")
-            .select([
-              "examination_id",
-              (r) => r.fn.countAll<number>().as("sent"),
-              (r) => r.fn.max("sent_at").as("last_at"),
-            ])
-            .groupBy("examination_id")
-            .as("r"),
-        (join) => join.onRef("r.examination_id", "=", "e.id"),
-      )
-      .select([
+      .select((eb) => [
         "e.id",
         "e.submission_id",
         "s.index_number",
@@ -269,12 +252,21 @@ export async function findOverdueExaminations(
         "e.due_on",
         "e.state",
         "e.last_opened_at",
-        "r.sent",
-        "r.last_at",
+        // Per row of the page, on the reminders' (examination_id, offset_days) index; a join to
+        // the reminders grouped by examination would group every reminder ever sent.
+        eb
+          .selectFrom("examiner_reminders as r")
+          .whereRef("r.examination_id", "=", "e.id")
+          .select((r) => r.fn.countAll<number>().as("n"))
+          .as("sent"),
+        eb
+          .selectFrom("examiner_reminders as r")
+          .whereRef("r.examination_id", "=", "e.id")
+          .select((r) => r.fn.max("r.sent_at").as("at"))
+          .as("last_at"),
       ])
       .orderBy("e.due_on")
       .orderBy("e.id")
-      .limit(limit)
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
   ]);

@@ -285,6 +285,28 @@ export interface SsoReplaysTable {
   expires_at: string;
 }
 
+/**
+ * The dashboard's counts, kept by triggers (migration 009): per figure and value, a count (SQLite,
+ * one row per value) or a change to one (PostgreSQL appends; the figure is the sum of its rows).
+ */
+export interface DashboardCountsTable {
+  figure: "stage" | "internal" | "external" | "month";
+  /** The column's value, '' for "not set"; YYYY-MM of created_at for "month". */
+  value: string;
+  n: number;
+}
+
+/**
+ * Per submission and examiner role whose typed report is waiting, since when and whether the
+ * examiner has a link (migration 009); kept by triggers on submissions, events and examinations.
+ */
+export interface ExaminerWaitsTable {
+  submission_id: number;
+  role: "internal" | "external";
+  since: string;
+  linked: Bool;
+}
+
 export interface Database {
   submissions: SubmissionsTable;
   submission_events: SubmissionEventsTable;
@@ -306,6 +328,8 @@ export interface Database {
   user_identities: UserIdentitiesTable;
   sso_requests: SsoRequestsTable;
   sso_replays: SsoReplaysTable;
+  dashboard_counts: DashboardCountsTable;
+  examiner_waits: ExaminerWaitsTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;
