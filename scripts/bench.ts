@@ -26,6 +26,7 @@ import {
 import { EXAMINER_STATES, SGS_STAGES } from "../common/workflow.js";
 import { readTestEnv } from "../server/config.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
+import { dialectOf } from "../server/db/dialect.js";
 import { searchSubmissions } from "../server/submissions/service.js";
 import {
   generateSubmissions,
@@ -108,6 +109,22 @@ function cases(rows: { fields: SubmissionFields }[]): Case[] {
   for (const q of ["xqz", "zzy", "qqq"]) out.push({ kind: "3-letter name term", query: { q } });
   for (let i = 0; i < 30; i += 1) {
     out.push({ kind: "1–2 letter term", query: { q: substring(1 + (i % 2)) } });
+  }
+  // Dense terms from first names, whose matches sort late by name (or early, backwards): the
+  // case the term postings were built for (docs/decisions/006-search.md).
+  for (const [q, order] of [
+    ["kwa", "asc"],
+    ["yaa", "asc"],
+    ["yaa", "desc"],
+    ["ama", "desc"],
+    ["kwame", "asc"],
+    ["yaa a", "asc"],
+  ] as const) {
+    out.push({ kind: "dense term sorting late by name (kwa, yaa, kwame…)", query: { q, order } });
+    out.push({
+      kind: "dense term sorting late by name, page 40",
+      query: { q, order, page: "40" },
+    });
   }
   for (let i = 0; i < 40; i += 1) {
     const prefix = pick(random, indexNumbers).slice(0, 3 + (i % 5));
@@ -199,6 +216,8 @@ interface Result {
   name: string;
   loadSeconds: number;
   loadPhases: string;
+  /** The database's size after the load, and the term postings' share of it. */
+  storage: string;
   figures: Figures[];
   dashboard: DashboardFigure[] | string;
 }
@@ -220,6 +239,8 @@ async function measure(
     console.log(`  ${name}: ${phase} in ${seconds.toFixed(1)} s`);
   });
   const loadSeconds = (performance.now() - started) / 1000;
+  const storage = await storageSize(db);
+  console.log(`  ${name}: ${storage}`);
   console.log(`  ${name}: timing the list (load average ${loadAverage()})…`);
   const figures = await time(db, all, options.rounds);
   let dashboard: DashboardFigure[] | string;
@@ -231,7 +252,41 @@ async function measure(
     dashboard = `not measured: ${error instanceof Error ? error.message : String(error)}`;
     console.log(`  ${name}: dashboard ${dashboard}`);
   }
-  return { name, loadSeconds, loadPhases: phases.join(", "), figures, dashboard };
+  return { name, loadSeconds, loadPhases: phases.join(", "), storage, figures, dashboard };
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / 1e6).toLocaleString("en")} MB`;
+}
+
+/**
+ * The database's size and the term postings' (migration 010) part of it, with their row count.
+ * SQLite: pages in use (dbstat, where the build has it, for the postings); PostgreSQL: relation
+ * sizes with their indexes.
+ */
+async function storageSize(db: Db): Promise<string> {
+  const { rows: counted } = await sql<{ n: string | number }>`
+    select count(*) as n from submission_search_grams`.execute(db);
+  const postings = Number(counted[0]?.n ?? 0).toLocaleString("en");
+  if (dialectOf(db) === "postgres") {
+    const { rows } = await sql<{ whole: string; grams: string }>`
+      select pg_database_size(current_database()) as whole,
+        pg_total_relation_size('submission_search_grams') as grams`.execute(db);
+    return `database ${megabytes(Number(rows[0]?.whole))}, term postings ${megabytes(Number(rows[0]?.grams))} (${postings} rows)`;
+  }
+  const { rows } = await sql<{ bytes: number }>`
+    select page_count * page_size as bytes from pragma_page_count(), pragma_page_size()`.execute(
+    db,
+  );
+  let grams = "size unknown (no dbstat)";
+  try {
+    const { rows: stat } = await sql<{ bytes: number }>`
+      select sum(pgsize) as bytes from dbstat where name = 'submission_search_grams'`.execute(db);
+    grams = megabytes(Number(stat[0]?.bytes ?? 0));
+  } catch {
+    // Built without SQLITE_ENABLE_DBSTAT_VTAB: the file's size alone is reported.
+  }
+  return `file ${megabytes(Number(rows[0]?.bytes))}, term postings ${grams} (${postings} rows)`;
 }
 
 async function benchSqlite(rows: GeneratedSubmission[], all: Case[], options: Options, now: Date) {
@@ -342,7 +397,9 @@ async function benchSearch(argv: string[]): Promise<void> {
   const seconds = (performance.now() - benchStarted) / 1000;
   console.log(`\n${figures}\n`);
   for (const r of results)
-    console.log(`${r.name}: loaded in ${r.loadSeconds.toFixed(1)} s (${r.loadPhases})`);
+    console.log(
+      `${r.name}: loaded in ${r.loadSeconds.toFixed(1)} s (${r.loadPhases}); ${r.storage}`,
+    );
   console.log(
     `Whole run ${seconds.toFixed(0)} s; load average ${loadAtStart} at the start, ${loadAverage()} at the end.`,
   );
@@ -362,7 +419,7 @@ async function benchSearch(argv: string[]): Promise<void> {
         results
           .map(
             (r) =>
-              `- ${r.name}: ${options.size.toLocaleString("en")} rows loaded in ${r.loadSeconds.toFixed(1)} s (${r.loadPhases}).`,
+              `- ${r.name}: ${options.size.toLocaleString("en")} rows loaded in ${r.loadSeconds.toFixed(1)} s (${r.loadPhases}); ${r.storage}.`,
           )
           .join("\n"),
       ].join("\n"),

@@ -222,18 +222,6 @@ export async function dropSubmissionSearchIndex(db: Kysely<any>): Promise<void> 
   await sql`drop table if exists submissions_search`.execute(db);
 }
 
-/**
- * Whether the list collects a search's matches in a MATERIALIZED common table expression before
- * sorting them (docs/decisions/006-search.md). PostgreSQL needs it: left to itself it walks the
- * sort column's index and filters row by row, slow when the matches sort late. SQLite plans the
- * matches first anyway (the FTS rowids, then a top-N sort), and there the fence only copies every
- * matching row whole into a temporary table before sorting: page 1 of "ama" over 10,000
- * submissions (804 matches) took 7 ms with it and 1.4 ms without (docs/benchmarks.md, "Load").
- */
-export function collectsSearchMatchesFirst(db: Kysely<any>): boolean {
-  return dialectOf(db) === "postgres";
-}
-
 /** A LIKE pattern matching `term` anywhere, with the user's %, _ and \ taken literally. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -269,4 +257,275 @@ export function submissionSearchCondition(db: Kysely<any>, term: string): RawBui
   // SQLite's LIKE ignores case (for ASCII letters, which is what names and index numbers use).
   const pattern = containsPattern(text);
   return sql<SqlBool>`(submissions.student_name like ${pattern} escape '\\' or submissions.index_number like ${pattern} escape '\\')`;
+}
+
+/**
+ * Whether a term is plain ASCII (printable), the terms for which a test on the submission's own
+ * columns (searchConditionRowByRow) and the term postings (below) give exactly the search index's
+ * matches: SQLite's LIKE and lower() fold ASCII case only, its FTS5 index folds every letter's.
+ */
+export function isAsciiTerm(term: string): boolean {
+  return /^[\x20-\x7e]*$/.test(term);
+}
+
+/**
+ * The term tested row by row on the submission's own columns, never through the search index:
+ * what a walk along the sort index checks. The same matches as the search index's for ASCII terms
+ * (isAsciiTerm): SQLite's LIKE ignores ASCII case, and on PostgreSQL lower() on both sides is what
+ * the search_text column holds.
+ */
+export function searchConditionRowByRow(term: string): RawBuilder<SqlBool> {
+  const pattern = containsPattern(searchableText(term));
+  return sql<SqlBool>`(lower(submissions.student_name) like lower(${pattern}) escape '\\' or lower(submissions.index_number) like lower(${pattern}) escape '\\')`;
+}
+
+/**
+ * How many submissions the term alone matches, counted no further than `limit`, when the index
+ * can count them without visiting the rows; undefined when it cannot (the caller then counts
+ * matching rows). SQLite: the FTS5 index reads its doclist and stops (through `id in (…)` it would
+ * first collect every match, 80,000 for "ama" in a million). PostgreSQL: a three-letter ASCII term
+ * is one gram of the term postings, each of its postings one matching submission, counted from
+ * the primary key alone (the GIN index's bitmap has to collect every match before the count can
+ * stop).
+ */
+export async function countSearchIndexMatches(
+  db: Kysely<any>,
+  term: string,
+  limit: number,
+): Promise<number | undefined> {
+  const text = searchableText(term).trim();
+  if (dialectOf(db) === "sqlite") {
+    if (!searchIndexServes(text)) return undefined;
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    const { rows } = await sql<{ count: number }>`
+      select count(*) as count from (
+        select rowid from submissions_search where submissions_search match ${phrase} limit ${limit}
+      )`.execute(db);
+    return Number(rows[0]?.count ?? 0);
+  }
+  const grams = searchTermGrams(text);
+  if (grams === undefined || text.length !== SEARCH_GRAM_LENGTH) return undefined;
+  const { rows } = await sql<{ count: string | number }>`
+    select count(*) as count from (
+      select 1 from submission_search_grams where gram = ${grams[0]} limit ${limit}
+    ) as capped`.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Term postings ordered by the name (migration 010_search_postings, docs/decisions/006-search.md)
+//
+// submission_search_grams holds one row per distinct three-character gram of a submission's
+// lower-cased student name and, separately, of its lower-cased index number (no gram spans the
+// two), with the student name beside it, keyed (gram, student_name, submission_id). A gram's
+// postings are thus already in the list's name order: the page of a three-letter term sorted by
+// name is a range of that key, with no sort and no walk through non-matching rows. Database
+// triggers keep it in step with every write to submissions, imports included.
+
+/** The postings' gram length: a trigram, as the search index's. */
+export const SEARCH_GRAM_LENGTH = 3;
+
+/**
+ * The longest name or index number the SQLite triggers cut into grams: their positions table
+ * holds 1 to this (triggers cannot use WITH to count). Names are at most 200 characters and
+ * index numbers 20 (common/submissions-api.ts, common/submission.ts); the margin is for data
+ * written outside the app.
+ */
+export const SEARCH_POSITIONS = 1000;
+
+/**
+ * The distinct grams of a term, lower-cased as the postings hold them, when the postings can
+ * answer it: an ASCII term (isAsciiTerm: the database's lower() and the term's agree) of at least
+ * three characters. Undefined otherwise.
+ */
+export function searchTermGrams(term: string): string[] | undefined {
+  const text = searchableText(term).trim();
+  if (!isAsciiTerm(text) || text.length < SEARCH_GRAM_LENGTH) return undefined;
+  const lower = text.toLowerCase();
+  const grams = new Set<string>();
+  for (let i = 0; i + SEARCH_GRAM_LENGTH <= lower.length; i += 1) {
+    grams.add(lower.slice(i, i + SEARCH_GRAM_LENGTH));
+  }
+  return [...grams];
+}
+
+/** The SQLite select of the distinct grams of one submission row (`new`, `old` or an alias). */
+function sqliteGramsOf(row: string): string {
+  return ["student_name", "index_number"]
+    .map(
+      (column) =>
+        `select substr(lower(${row}.${column}), p.n, ${SEARCH_GRAM_LENGTH}) as gram from search_positions p where p.n <= length(${row}.${column}) - ${SEARCH_GRAM_LENGTH - 1}`,
+    )
+    .join(" union ");
+}
+
+/** The postings table, empty (SQLite: with its positions table). Triggers and rows come after. */
+export async function createSubmissionSearchPostings(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`create table submission_search_grams (
+      gram text not null,
+      student_name text not null,
+      submission_id integer not null,
+      constraint submission_search_grams_pk primary key (gram, student_name, submission_id)
+    )`.execute(db);
+    // Each distinct gram of the lower-cased name and, apart, of the lower-cased index number.
+    await sql`create function submission_search_grams_of(name text, index_number text)
+      returns setof text language sql stable as $$
+        select substr(lower(name), n, ${sql.raw(String(SEARCH_GRAM_LENGTH))})
+          from generate_series(1, length(lower(name)) - ${sql.raw(String(SEARCH_GRAM_LENGTH - 1))}) as n
+        union
+        select substr(lower(index_number), n, ${sql.raw(String(SEARCH_GRAM_LENGTH))})
+          from generate_series(1, length(lower(index_number)) - ${sql.raw(String(SEARCH_GRAM_LENGTH - 1))}) as n
+      $$`.execute(db);
+    return;
+  }
+  await sql`create table search_positions (n integer primary key)`.execute(db);
+  await sql`insert into search_positions (n)
+    with recursive p(n) as (select 1 union all select n + 1 from p where n < ${SEARCH_POSITIONS})
+    select n from p`.execute(db);
+  // WITHOUT ROWID: the key is the row, so a gram's postings are read in name order from one B-tree.
+  await sql`create table submission_search_grams (
+    gram text not null,
+    student_name text not null,
+    submission_id integer not null,
+    primary key (gram, student_name, submission_id)
+  ) without rowid`.execute(db);
+}
+
+/**
+ * The triggers that keep the postings in step with submissions. SQLite: row triggers (one writer
+ * at a time). PostgreSQL: statement triggers with transition tables, so an import of 50,000 rows
+ * writes its postings in one statement rather than 50,000 function calls (PostgreSQL refuses a
+ * column list on such triggers: the update trigger runs for every update and writes nothing when
+ * neither the name nor the index number changed).
+ */
+export async function createSubmissionSearchPostingsTriggers(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    const fn = (name: string, body: string) =>
+      sql
+        .raw(
+          `create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`,
+        )
+        .execute(db);
+    const insertFrom = (rows: string, where = "") =>
+      `insert into submission_search_grams (gram, student_name, submission_id)
+         select g, r.student_name, r.id from ${rows} r
+           cross join lateral submission_search_grams_of(r.student_name, r.index_number) as g ${where};`;
+    const deleteFrom = (rows: string, where = "") =>
+      `delete from submission_search_grams p using (
+         select r.id, r.student_name, g from ${rows} r
+           cross join lateral submission_search_grams_of(r.student_name, r.index_number) as g ${where}
+       ) as d
+       where p.gram = d.g and p.student_name = d.student_name and p.submission_id = d.id;`;
+    const changed = `where exists (select 1 from new_rows n2 join old_rows o2 on o2.id = n2.id
+      where n2.id = r.id and (o2.student_name is distinct from n2.student_name
+        or o2.index_number is distinct from n2.index_number))`;
+    await fn("submission_search_grams_inserted", insertFrom("new_rows"));
+    await fn("submission_search_grams_deleted", deleteFrom("old_rows"));
+    await fn(
+      "submission_search_grams_updated",
+      deleteFrom("old_rows", changed) + insertFrom("new_rows", changed),
+    );
+    await fn("submission_search_grams_truncated", "truncate submission_search_grams;");
+    await sql`create trigger submission_search_grams_insert after insert on submissions
+      referencing new table as new_rows for each statement
+      execute function submission_search_grams_inserted()`.execute(db);
+    await sql`create trigger submission_search_grams_delete after delete on submissions
+      referencing old table as old_rows for each statement
+      execute function submission_search_grams_deleted()`.execute(db);
+    await sql`create trigger submission_search_grams_update after update on submissions
+      referencing old table as old_rows new table as new_rows for each statement
+      execute function submission_search_grams_updated()`.execute(db);
+    await sql`create trigger submission_search_grams_truncate after truncate on submissions
+      for each statement execute function submission_search_grams_truncated()`.execute(db);
+    return;
+  }
+  const insertNew = `insert into submission_search_grams (gram, student_name, submission_id)
+    select gram, new.student_name, new.id from (${sqliteGramsOf("new")});`;
+  const deleteOld = `delete from submission_search_grams
+    where submission_id = old.id and student_name = old.student_name
+      and gram in (${sqliteGramsOf("old")});`;
+  await sql
+    .raw(
+      `create trigger submission_search_grams_insert after insert on submissions begin ${insertNew} end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger submission_search_grams_delete after delete on submissions begin ${deleteOld} end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger submission_search_grams_update after update of student_name, index_number on submissions
+       when old.student_name is not new.student_name or old.index_number is not new.index_number
+       begin ${deleteOld} ${insertNew} end`,
+    )
+    .execute(db);
+}
+
+const SEARCH_POSTINGS_TRIGGERS = ["insert", "delete", "update", "truncate"] as const;
+
+/** Drops the postings triggers (a bulk load drops them, then rebuilds the postings in one go). */
+export async function dropSubmissionSearchPostingsTriggers(db: Kysely<any>): Promise<void> {
+  const postgres = dialectOf(db) === "postgres";
+  for (const event of SEARCH_POSTINGS_TRIGGERS) {
+    const name = sql.id(`submission_search_grams_${event}`);
+    if (postgres) await sql`drop trigger if exists ${name} on submissions`.execute(db);
+    else await sql`drop trigger if exists ${name}`.execute(db);
+  }
+  if (postgres) {
+    for (const event of ["inserted", "deleted", "updated", "truncated"]) {
+      await sql`drop function if exists ${sql.id(`submission_search_grams_${event}`)}()`.execute(
+        db,
+      );
+    }
+  }
+}
+
+/**
+ * Fills the postings from every submission, replacing what they held, in bulk: rows written in key
+ * order (SQLite appends to its B-tree), or on PostgreSQL into the table without its key, which is
+ * then built by one sort. The migration's backfill and the benchmark's bulk load use it.
+ */
+export async function rebuildSubmissionSearchPostings(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`truncate submission_search_grams`.execute(db);
+    await sql`alter table submission_search_grams drop constraint submission_search_grams_pk`.execute(
+      db,
+    );
+    await sql`insert into submission_search_grams (gram, student_name, submission_id)
+      select g, s.student_name, s.id from submissions s
+        cross join lateral submission_search_grams_of(s.student_name, s.index_number) as g`.execute(
+      db,
+    );
+    await sql`alter table submission_search_grams
+      add constraint submission_search_grams_pk primary key (gram, student_name, submission_id)`.execute(
+      db,
+    );
+    return;
+  }
+  await sql`delete from submission_search_grams`.execute(db);
+  // union all and "or ignore": a gram in both the name and the index number is kept once.
+  await sql
+    .raw(
+      `insert or ignore into submission_search_grams (gram, student_name, submission_id)
+       select substr(lower(s.student_name), p.n, ${SEARCH_GRAM_LENGTH}), s.student_name, s.id
+         from submissions s join search_positions p on p.n <= length(s.student_name) - ${SEARCH_GRAM_LENGTH - 1}
+       union all
+       select substr(lower(s.index_number), p.n, ${SEARCH_GRAM_LENGTH}), s.student_name, s.id
+         from submissions s join search_positions p on p.n <= length(s.index_number) - ${SEARCH_GRAM_LENGTH - 1}
+       order by 1, 2, 3`,
+    )
+    .execute(db);
+}
+
+export async function dropSubmissionSearchPostings(db: Kysely<any>): Promise<void> {
+  await dropSubmissionSearchPostingsTriggers(db);
+  await sql`drop table if exists submission_search_grams`.execute(db);
+  if (dialectOf(db) === "postgres") {
+    await sql`drop function if exists submission_search_grams_of(text, text)`.execute(db);
+  } else {
+    await sql`drop table if exists search_positions`.execute(db);
+  }
 }

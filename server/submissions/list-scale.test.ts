@@ -83,7 +83,26 @@ async function expected(query: SubmissionListQuery) {
   };
 }
 
-const TERMS = ["a", "ma", "ama", "mensah", "kwa", "yaa", "1", "10", "zzq", "Ab", "ah", "x"];
+// Sorted by name, terms of three ASCII characters or more read the term postings
+// (search-postings.test.ts covers their upkeep): "ama", "KWA" and "a m" from one gram, "mensah" and
+// "yaa a" walking one gram's postings.
+const TERMS = [
+  "a",
+  "ma",
+  "ama",
+  "mensah",
+  "kwa",
+  "KWA",
+  "yaa",
+  "yaa a",
+  "a m",
+  "1",
+  "10",
+  "zzq",
+  "Ab",
+  "ah",
+  "x",
+];
 
 // Limits that force each way of finding the page, and the production ones.
 const VARIANTS: Record<string, Partial<ListLimits>> = {
@@ -91,6 +110,7 @@ const VARIANTS: Record<string, Partial<ListLimits>> = {
   "matches first always": { fewMatches: 1_000_000 },
   "walk always": { fewMatches: 0, walkRows: 1_000_000 },
   "walk too short, fallback": { fewMatches: 0, walkRows: 1 },
+  "short walk, later pages fall back": { fewMatches: 0, walkRows: 25 },
 };
 
 describe("listSubmissions: the same rows in the same order, whichever way finds them", () => {
@@ -131,6 +151,10 @@ describe("listSubmissions: the same rows in the same order, whichever way finds 
         { internalExaminer: "received", sort: "programme" },
         { q: "ama", sgsStage: "sent_to_examiners", sort: "updatedAt", order: "desc" },
         { q: "a", internalExaminer: "awaiting", sort: "createdAt", page: "2", pageSize: "5" },
+        // Sorted by name with a filter: the postings walked, the filter tested row by row.
+        { q: "ama", sgsStage: "sent_to_examiners" },
+        { q: "kwa", sgsStage: "none", order: "desc", page: "2", pageSize: "5" },
+        { q: "mensah", internalExaminer: "received", pageSize: "5" },
       ];
       for (const raw of queries) {
         const query = submissionListQuerySchema.parse(raw);

@@ -23,9 +23,12 @@ import {
   type SubmissionSort,
 } from "../../common/submissions-api.js";
 import {
-  containsPattern,
-  dialectOf,
+  countSearchIndexMatches,
+  isAsciiTerm,
+  searchConditionRowByRow,
   searchIndexServes,
+  searchTermGrams,
+  SEARCH_GRAM_LENGTH,
   submissionSearchCondition,
 } from "../db/dialect.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
@@ -325,30 +328,18 @@ function orderColumns(
 }
 
 /**
- * The term tested row by row on the submission's own columns, never through the search index:
- * what a walk along the sort index checks. The same matches as the search index's for the terms the
- * walk is used for (ASCII, see walksWith): SQLite's LIKE ignores ASCII case, and on PostgreSQL
- * lower() on both sides is what the search_text column holds.
- */
-function rowByRowSearchCondition(term: string) {
-  const pattern = containsPattern(term.replace(/\p{Cc}/gu, ""));
-  return sql<SqlBool>`(lower(submissions.student_name) like lower(${pattern}) escape '\\' or lower(submissions.index_number) like lower(${pattern}) escape '\\')`;
-}
-
-/**
  * Whether a dense search's page may walk the sort index with the row-by-row condition: ASCII terms
  * only, where SQLite's LIKE and its FTS5 trigram index agree on case (the index also folds other
  * letters' case, LIKE does not).
  */
 function walksWith(term: string): boolean {
-  return /^[\x20-\x7e]*$/.test(term);
+  return isAsciiTerm(term);
 }
 
 /**
- * How many submissions match, counting no further than `limit`. A term alone that the search
- * index serves is counted in the index itself on SQLite (FTS5 reads its doclist and stops; through
- * `id in (…)` SQLite would first collect every match, 80,000 for "ama" in a million). Everything
- * else counts the matching rows, which stops at the limit.
+ * How many submissions match, counting no further than `limit`. A term alone is counted in the
+ * search index itself where the dialect can (countSearchIndexMatches: FTS5 on SQLite, the term
+ * postings on PostgreSQL). Everything else counts the matching rows, which stops at the limit.
  */
 async function countMatches(
   db: Executor,
@@ -357,18 +348,9 @@ async function countMatches(
   limit: number,
 ): Promise<number> {
   const term = query.q?.trim();
-  const termOnly =
-    term !== undefined &&
-    Object.entries(submissionFiltersSchema.parse({ ...query, q: undefined })).every(
-      ([, value]) => value === undefined,
-    );
-  if (termOnly && searchIndexServes(term) && dialectOf(db) === "sqlite") {
-    const phrase = `"${term.replace(/\p{Cc}/gu, "").replace(/"/g, '""')}"`;
-    const { rows } = await sql<{ count: number }>`
-      select count(*) as count from (
-        select rowid from submissions_search where submissions_search match ${phrase} limit ${limit}
-      )`.execute(db);
-    return Number(rows[0]?.count ?? 0);
+  if (term !== undefined && term !== "" && !isFiltered(query)) {
+    const counted = await countSearchIndexMatches(db, term, limit);
+    if (counted !== undefined) return counted;
   }
   const { count } = await db
     .selectFrom((eb) =>
@@ -377,6 +359,13 @@ async function countMatches(
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .executeTakeFirstOrThrow();
   return Number(count);
+}
+
+/** Whether the query has a filter besides its term. */
+function isFiltered(query: SubmissionListQuery): boolean {
+  return Object.values(submissionFiltersSchema.parse({ ...query, q: undefined })).some(
+    (value) => value !== undefined,
+  );
 }
 
 /**
@@ -390,7 +379,12 @@ async function countMatches(
  *   sort index testing row by row (slow when the matches sort late);
  * - many: the sort index walked, each row tested, within its first walkRows entries (a range on
  *   (column, id)); the matches are dense, so a page is usually found within a few hundred rows.
- *   When it is not (the matches sort late, such as "yaa" by name), the matches first as above.
+ *   When it is not, the matches first as above.
+ * Sorted by name, an ASCII term of three characters or more reads the term postings instead
+ * (migration 010_search_postings), whose grams are kept in name order, since there dense matches
+ * cluster where their first names sort ("yaa" at Y): a three-letter term with no filter takes its
+ * page straight from its gram's postings, whatever the count; a longer term or a filter, with many
+ * matches, walks the postings of its rarest gram rather than the whole sort index.
  */
 export async function listSubmissions(
   db: Executor,
@@ -435,16 +429,28 @@ export async function listSubmissions(
       .offset(offset)
       .execute();
 
-  const filtered = Object.values(submissionFiltersSchema.parse({ ...query, q: undefined })).some(
-    (value) => value !== undefined,
-  );
+  const filtered = isFiltered(query);
+  // Sorted by name, an ASCII term with a trigram has postings in name order (searchTermGrams).
+  const grams = term !== undefined && query.sort === "name" ? searchTermGrams(term) : undefined;
   let rows: SubmissionRow[];
   if (expected === 0) rows = [];
   else if (term === undefined && !filtered) rows = await plain();
-  else if (matched <= fewMatches) rows = await matchesFirst();
+  else if (grams?.[0] !== undefined && term?.length === SEARCH_GRAM_LENGTH && !filtered) {
+    // Every posting of a three-letter term's one gram is a match: the page is a range of them.
+    rows = await postingsPage(db, query, grams[0]);
+  } else if (matched <= fewMatches) rows = await matchesFirst();
   else if (term !== undefined && !walksWith(term)) rows = await plain();
   else {
-    const walked = await walkSortIndex(db, query, columns, term, walkRows + offset);
+    const walked =
+      grams !== undefined && term !== undefined
+        ? await walkPostings(
+            db,
+            query,
+            await rarestGram(db, grams, totalCap + 1),
+            term,
+            walkRows + offset,
+          )
+        : await walkSortIndex(db, query, columns, term, walkRows + offset);
     rows =
       walked.length >= expected
         ? walked
@@ -492,7 +498,7 @@ async function walkSortIndex(
         .selectAll()
         .where((eb) => {
           const conditions: Expression<SqlBool>[] = [filters(eb)];
-          if (term !== undefined) conditions.push(rowByRowSearchCondition(term));
+          if (term !== undefined) conditions.push(searchConditionRowByRow(term));
           if (bound !== undefined) {
             const keys = columns.map((c) => sql.ref(`submissions.${c}`));
             const values = columns.map((c) => bound[c]);
@@ -505,6 +511,132 @@ async function walkSortIndex(
     )
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize)
+    .execute();
+}
+
+/** The term postings (migration 010_search_postings); not in schema.ts, this module alone reads them. */
+interface SearchGramsTable {
+  gram: string;
+  student_name: string;
+  submission_id: number;
+}
+
+function withPostings(db: Executor) {
+  const k: Kysely<Database> = db;
+  return k.withTables<{ submission_search_grams: SearchGramsTable }>();
+}
+
+/**
+ * The page of a three-letter term sorted by name: a range of its gram's postings, already in
+ * (student_name, id) order (backwards for desc), read from the postings' key alone, then the page's
+ * submissions by id. Nothing is sorted but the page itself, nothing read but the offset and the page.
+ */
+async function postingsPage(
+  db: Executor,
+  query: SubmissionListQuery,
+  gram: string,
+): Promise<SubmissionRow[]> {
+  const direction = query.order;
+  const postings = withPostings(db);
+  const page = postings
+    .selectFrom("submission_search_grams")
+    .select("submission_id")
+    .where("gram", "=", gram)
+    .orderBy("student_name", direction)
+    .orderBy("submission_id", direction)
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return postings
+    .selectFrom("submissions")
+    .innerJoin(page.as("page"), "page.submission_id", "submissions.id")
+    .selectAll("submissions")
+    .orderBy("submissions.student_name", direction)
+    .orderBy("submissions.id", direction)
+    .execute();
+}
+
+/**
+ * Of a term's grams, the one with the fewest postings (each counted no further than `limit`): its
+ * postings hold every match of the term, and the fewer other rows among them, the sooner a walk
+ * finds a page.
+ */
+async function rarestGram(db: Executor, grams: string[], limit: number): Promise<string> {
+  let best: { gram: string; count: number } | undefined;
+  for (const gram of grams) {
+    if (grams.length === 1) return gram;
+    const { count } = await withPostings(db)
+      .selectFrom((eb) =>
+        eb
+          .selectFrom("submission_search_grams")
+          .select("submission_id")
+          .where("gram", "=", gram)
+          .limit(limit)
+          .as("capped"),
+      )
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .executeTakeFirstOrThrow();
+    if (best === undefined || Number(count) < best.count) best = { gram, count: Number(count) };
+  }
+  if (best === undefined) throw new Error("A term with postings has at least one gram.");
+  return best.gram;
+}
+
+/**
+ * The page sorted by name found by walking one gram's postings in name order for at most `rows`
+ * entries, testing each submission (the filters, and the whole term row by row): the postings hold
+ * every match, in the list's order, so the walk is walkSortIndex's over far fewer rows. The bound is
+ * read from the postings' key alone first, as there. Fewer rows than a page: not found within it.
+ */
+async function walkPostings(
+  db: Executor,
+  query: SubmissionListQuery,
+  gram: string,
+  term: string,
+  rows: number,
+): Promise<SubmissionRow[]> {
+  const direction = query.order;
+  const postings = withPostings(db);
+  const last = await postings
+    .selectFrom("submission_search_grams")
+    .select(["student_name", "submission_id"])
+    .where("gram", "=", gram)
+    .orderBy("student_name", direction)
+    .orderBy("submission_id", direction)
+    .limit(1)
+    .offset(rows - 1)
+    .executeTakeFirst();
+  const filters = matchesFilters(db, { ...query, q: undefined }, true);
+  // The test is a scalar subquery on the submission by id, evaluated posting by posting, so both
+  // planners walk the postings' key in order and stop at the page. As a join, PostgreSQL hashed
+  // the whole table against the postings and sorted the result (850 ms at 200,000 submissions
+  // against a few through the key).
+  const page = postings
+    .selectFrom("submission_search_grams as g")
+    .select("g.submission_id")
+    .where("g.gram", "=", gram)
+    .where((eb) => {
+      const matches = eb
+        .selectFrom("submissions")
+        .select((inner) => inner.and([filters(inner), searchConditionRowByRow(term)]).as("matches"))
+        .whereRef("submissions.id", "=", "g.submission_id");
+      const conditions: Expression<SqlBool>[] = [sql<SqlBool>`(${matches})`];
+      if (last !== undefined) {
+        conditions.push(
+          sql<SqlBool>`(g.student_name, g.submission_id) ${sql.raw(direction === "asc" ? "<=" : ">=")} (${last.student_name}, ${last.submission_id})`,
+        );
+      }
+      return eb.and(conditions);
+    })
+    .orderBy("g.student_name", direction)
+    .orderBy("g.submission_id", direction)
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return postings
+    .selectFrom("submissions")
+    .innerJoin(page.as("page"), "page.submission_id", "submissions.id")
+    .selectAll("submissions")
+    .orderBy("submissions.student_name", direction)
+    .orderBy("submissions.id", direction)
     .execute();
 }
 
