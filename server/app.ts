@@ -55,6 +55,7 @@ import { resolveFromRoot } from "./paths.js";
 import { takeRequestsInTurns } from "./request-turns.js";
 import { validatorCompiler } from "./validation.js";
 import { useSecurityHeaders } from "./http/security-headers.js";
+import { AccessLogController, lazyChildLogger } from "./http/request-logging.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -104,6 +105,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: 1024 * 1024,
     // Request ids in logs; never echo the client's own.
     genReqId: () => crypto.randomUUID(),
+    // One access line per request, and a request's child logger only when something writes
+    // through it (server/http/request-logging.ts, docs/decisions/012-request-logging.md).
+    logController: new AccessLogController(),
+    childLoggerFactory: lazyChildLogger,
     // A path the router cannot decode, or a parameter past maxParamLength, gets the API's error
     // body too, instead of Fastify's, which echoes the whole path back.
     frameworkErrors: answerFrameworkError,

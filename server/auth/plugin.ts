@@ -7,10 +7,21 @@ import { SESSION_COOKIE, findSessionUser, type SessionUser } from "./session.js"
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The signed-in user, or null. Set for every request before any handler runs. */
+    /**
+     * The signed-in user, or null. Set for every request before any handler runs, except on a
+     * route that reads the session itself (config.readsSessionItself): there its handler sets it.
+     */
     user: SessionUser | null;
     /** How the session token arrived: cookie-authenticated writes need a same-origin check. */
     authVia: "cookie" | "bearer" | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * This GET route reads the session in the same statement as its own data (the status read,
+     * server/submissions/status-read.ts): one query per request instead of two. The hook then
+     * leaves request.user null, and the handler must call useSession before it answers.
+     */
+    readsSessionItself?: boolean;
   }
 }
 
@@ -35,16 +46,8 @@ export const authPlugin = fp(
     app.decorateRequest("user", null);
     app.decorateRequest("authVia", null);
 
-    app.addHook("onRequest", async (request) => {
-      if (!request.url.startsWith("/api/")) return;
-      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
-      const cookie = request.cookies[SESSION_COOKIE];
-      const token = bearer ?? cookie;
-      if (token && token.length <= 200) {
-        request.user = await findSessionUser(opts.db, token);
-        if (request.user) request.authVia = bearer ? "bearer" : "cookie";
-      }
-
+    /** The same-origin check and the /api/admin guard, once the session is known. */
+    const guard = (request: FastifyRequest): void => {
       const crossSiteByDesign =
         request.method === "POST" && CROSS_SITE_POSTS.has(request.routeOptions.url ?? "");
       if (UNSAFE_METHODS.has(request.method) && !crossSiteByDesign) {
@@ -64,10 +67,67 @@ export const authPlugin = fp(
         if (!request.user) throw unauthorized();
         if (request.user.role !== "admin") throw forbidden();
       }
+    };
+
+    // A callback hook, not an async one: a request with nothing to look up (no token, or a route
+    // that reads its session itself) goes on at once, without a promise. A throw here, in guard
+    // included, is Fastify's to turn into the error answer.
+    app.addHook("onRequest", (request, _reply, done) => {
+      if (!request.url.startsWith("/api/")) return done();
+      const token = sessionToken(request);
+      // Only safe methods may defer the lookup: the same-origin check needs authVia.
+      const deferred = request.routeOptions.config.readsSessionItself === true && isSafe(request);
+      if (token === null || deferred) {
+        guard(request);
+        return done();
+      }
+      findSessionUser(opts.db, token.value).then(
+        (user) => {
+          request.user = user;
+          if (user) request.authVia = token.via;
+          try {
+            guard(request);
+          } catch (error) {
+            return done(asError(error));
+          }
+          done();
+        },
+        (error: unknown) => done(asError(error)),
+      );
     });
   },
   { name: "ets-auth", dependencies: ["@fastify/cookie"] },
 );
+
+/** The session token a request carries: a Bearer header wins over the cookie. */
+export function sessionToken(
+  request: FastifyRequest,
+): { value: string; via: "cookie" | "bearer" } | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
+  const value = bearer ?? request.cookies[SESSION_COOKIE];
+  // Longer than every token this server issues: not looked up.
+  if (!value || value.length > 200) return null;
+  return { value, via: bearer ? "bearer" : "cookie" };
+}
+
+/**
+ * For a route that reads the session itself (config.readsSessionItself): records the user its
+ * query found, as the hook does for every other route, and answers 401 when there is none.
+ */
+export function useSession(
+  request: FastifyRequest,
+  token: ReturnType<typeof sessionToken>,
+  user: SessionUser | null,
+): SessionUser {
+  request.user = user;
+  request.authVia = user && token ? token.via : null;
+  return currentUser(request);
+}
+
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));
+
+const isSafe = (request: FastifyRequest) => request.method === "GET" || request.method === "HEAD";
 
 function requestOrigin(request: FastifyRequest): string | null {
   const origin = request.headers.origin;

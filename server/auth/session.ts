@@ -100,7 +100,36 @@ export async function findSessionUser(
   now: Date = new Date(),
 ): Promise<SessionUser | null> {
   const [row] = await runHotQuery(db, sessionByTokenHash, [hashToken(token)]);
-  if (!row) return null;
+  return row ? checkSession(db, row, now) : null;
+}
+
+/** A session and its user as read from the database, whichever query read them. */
+export interface SessionRow {
+  session_id: number;
+  persistent: number;
+  sign_in_method: SignInMethod;
+  session_created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_id: number;
+  email: string;
+  name: string | null;
+  role: Role;
+  index_number: string | null;
+  active: number;
+}
+
+/**
+ * The user of a session row that was found by its token hash, or null when the session has
+ * expired, been idle too long or its user is inactive (the session is then deleted). Touches
+ * last_seen_at at most once a minute. Every way of reading a session goes through here, so the
+ * rules of docs/decisions/003-sessions.md live in one place.
+ */
+export async function checkSession(
+  db: Db,
+  row: SessionRow,
+  now: Date = new Date(),
+): Promise<SessionUser | null> {
   const idleMs = row.persistent ? SESSION_LIMITS.idleMs.persistent : SESSION_LIMITS.idleMs.session;
   const lastSeen = Date.parse(row.last_seen_at);
   const expired = Date.parse(row.expires_at) <= now.getTime() || lastSeen + idleMs <= now.getTime();

@@ -14,12 +14,18 @@ import {
   submissionUpdateSchema,
   timelineResponseSchema,
 } from "../../common/submissions-api.js";
-import { currentUser, requireAdmin, requireUser } from "../auth/plugin.js";
+import {
+  currentUser,
+  requireAdmin,
+  requireUser,
+  sessionToken,
+  useSession,
+} from "../auth/plugin.js";
 import { canReadSubmission } from "../auth/policy.js";
 import { forbidden, notFound } from "../errors.js";
 import { presentEvent, presentSubmission, presentSubmissionPage } from "./presenter.js";
 import { countDocumentsToReview } from "./repository.js";
-import { readSubmissionStatus } from "./status-read.js";
+import { readStatusForSession } from "./status-read.js";
 import { schemaSerializerCompiler } from "../http/schema-serializer.js";
 import {
   bulkUpdateSubmissions,
@@ -40,7 +46,12 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/submissions/:indexNumber",
     {
-      preHandler: requireUser,
+      // The session is read in the same statement as the submission (status-read.ts): the auth
+      // hook leaves it to the handler, which answers 401 without a session as requireUser does.
+      config: { readsSessionItself: true },
+      // A status is about 800 bytes, around the API's 1 KB compression threshold (server/app.ts):
+      // compressing it would save a few hundred bytes, and the hooks cost every request.
+      compress: false,
       // The two hot reads are written straight from their schemas (server/http/schema-serializer.ts).
       serializerCompiler: schemaSerializerCompiler,
       schema: {
@@ -51,17 +62,20 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = currentUser(request);
       const { indexNumber } = request.params;
-      // Checked before the lookup, so a student learns nothing about other index numbers.
+      const token = sessionToken(request);
+      const read = token
+        ? await readStatusForSession(app.db, token.value, indexNumber)
+        : { user: null, status: null };
+      const user = useSession(request, token, read.user);
+      // Checked before the status is used, so a student learns nothing about other index numbers.
       if (!canReadSubmission(user, indexNumber)) throw forbidden();
-      const status = await readSubmissionStatus(app.db, indexNumber);
-      if (!status) {
+      if (!read.status) {
         throw notFound(
           "No submission is on file for your index number yet. If you have handed in your thesis, please contact the School of Graduate Studies.",
         );
       }
-      return { data: status };
+      return { data: read.status };
     },
   );
 
