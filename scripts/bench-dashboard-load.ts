@@ -145,14 +145,16 @@ async function measure(
     examinations: number;
     waits: number;
     counts: number;
+    totals: number;
   }>`
     select (select count(*) from submissions) as submissions,
       (select count(*) from examinations) as examinations,
       (select count(*) from examiner_waits) as waits,
-      (select count(*) from dashboard_counts) as counts`.execute(db);
+      (select count(*) from dashboard_counts) as counts,
+      (select count(*) from examiner_wait_totals) as totals`.execute(db);
   const size = sizes.rows[0];
   console.log(
-    `${name}: ${Number(size?.submissions).toLocaleString("en")} submissions, ${Number(size?.examinations).toLocaleString("en")} examinations, ${Number(size?.waits).toLocaleString("en")} examiner_waits rows, ${Number(size?.counts)} dashboard_counts rows`,
+    `${name}: ${Number(size?.submissions).toLocaleString("en")} submissions, ${Number(size?.examinations).toLocaleString("en")} examinations, ${Number(size?.waits).toLocaleString("en")} examiner_waits rows, ${Number(size?.counts)} dashboard_counts rows, ${Number(size?.totals)} examiner_wait_totals rows`,
   );
   const before = loadAverage();
   const figures = await timeDashboard(db, now, options.rounds);

@@ -204,6 +204,7 @@ export async function addBenchExaminations(db: Db, now: Date, share = 0.3): Prom
     "examiners",
     "submission_events",
     "examiner_waits",
+    "examiner_wait_totals",
     "dashboard_counts",
   ];
   for (const table of tables) {

@@ -6,15 +6,19 @@ import type { Executor } from "../submissions/repository.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import {
   compactDashboardCounts,
+  compactWaitingReportTotals,
   countDashboardFigures,
+  countWaitingReports,
   readExaminerWaits,
+  readWaitingReportTotals,
   recomputeExaminerWaits,
   recountDashboardFigures,
+  recountWaitingReportTotals,
   type DashboardCounts,
 } from "./repository.js";
 
 /**
- * Migration 009's kept figures under concurrent writers. On PostgreSQL every writer has a pool
+ * Migration 009's kept figures (and migration 012's totals of the waits) under concurrent writers. On PostgreSQL every writer has a pool
  * of its own (as each server has), so several connections write at once: stage moves forward
  * and backward on the same records, examiner states stepped up by one writer and down by another,
  * examinations sent and received, and bulk statements setting two groups to different stages,
@@ -223,7 +227,7 @@ function plain(counts: DashboardCounts): Record<string, Record<string, number>> 
   );
 }
 
-it("keeps exact counts and waits, without a deadlock, under concurrent writers moving records both ways", async () => {
+it("keeps exact counts, waits and wait totals, without a deadlock, under concurrent writers moving records both ways", async () => {
   const { db } = database;
   const at = "2025-07-01T09:00:00.000Z";
   const ids: number[] = [];
@@ -282,8 +286,12 @@ it("keeps exact counts and waits, without a deadlock, under concurrent writers m
     while (!done) {
       await countDashboardFigures(db);
       await readExaminerWaits(db);
+      await countWaitingReports(db, "internal", nowIso());
       // Folding while writers append: its delete must take only committed rows, once.
-      if (database.kind === "postgres") await compactDashboardCounts(db);
+      if (database.kind === "postgres") {
+        await compactDashboardCounts(db);
+        await compactWaitingReportTotals(db);
+      }
       reads += 1;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -307,7 +315,21 @@ it("keeps exact counts and waits, without a deadlock, under concurrent writers m
   expect(failures).toEqual([]);
   expect(reads).toBeGreaterThan(0);
   expect(plain(await countDashboardFigures(db))).toEqual(plain(await recountDashboardFigures(db)));
-  expect(await readExaminerWaits(db)).toEqual(await recomputeExaminerWaits(db));
+  const waits = await readExaminerWaits(db);
+  expect(waits).toEqual(await recomputeExaminerWaits(db));
+  const totals = await readWaitingReportTotals(db);
+  expect(totals).toEqual(await recountWaitingReportTotals(db));
+  expect(totals.internal + totals.external).toBeGreaterThan(0);
+  // The overdue totals (kept total less the recent waits) equal a fresh count, for a limit that
+  // splits the waits (the writers' own times) and one past all of them.
+  const times = waits.map((w) => w.since).sort();
+  for (const before of [times[Math.floor(times.length / 2)] ?? "", "2999-01-01T00:00:00.000Z"]) {
+    for (const role of ["internal", "external"] as const) {
+      expect(await countWaitingReports(db, role, before)).toBe(
+        waits.filter((w) => w.role === role && w.linked === 0 && w.since < before).length,
+      );
+    }
+  }
   // Every move landed: one event per record moved.
   expect((await countEvents(db)) - eventsBefore).toBe(
     4 * ROUNDS * shared.length + 2 * ROUNDS * 3 * groupA.length,

@@ -1,13 +1,24 @@
+import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateToLatest } from "../db/database.js";
+import { dialectOf } from "../db/dialect.js";
+import { migrationProvider } from "../db/migrations/index.js";
 import { csvLine } from "../submissions/csv.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { readExaminerWaits, recomputeExaminerWaits } from "./repository.js";
+import {
+  countWaitingReports,
+  readExaminerWaits,
+  readWaitingReportTotals,
+  recomputeExaminerWaits,
+  recountWaitingReportTotals,
+} from "./repository.js";
 
 /**
  * examiner_waits (migration 009) must equal the waits computed afresh from the submissions,
  * their events and their examinations after every kind of write to each of the three, on SQLite
- * and on PostgreSQL.
+ * and on PostgreSQL; and the totals per role kept from it (migration 012) must equal a fresh
+ * count, so the overdue totals (kept total less the recent waits) equal a fresh count too.
  */
 
 let t: TestApp;
@@ -38,9 +49,21 @@ afterAll(async () => {
   await t.close();
 });
 
+/** Limits before, between and after the times the tests write (2025, and now for route edits). */
+const LIMITS = ["2024-12-31T00:00:00.000Z", "2025-03-15T00:00:00.000Z", "2999-01-01T00:00:00.000Z"];
+
 async function expectWaitsExact() {
   const kept = await readExaminerWaits(t.db);
   expect(kept).toEqual(await recomputeExaminerWaits(t.db));
+  expect(await readWaitingReportTotals(t.db)).toEqual(await recountWaitingReportTotals(t.db));
+  for (const role of ["internal", "external"] as const) {
+    for (const before of LIMITS) {
+      const overdue = kept.filter(
+        (w) => w.role === role && w.linked === 0 && w.since < before,
+      ).length;
+      expect(await countWaitingReports(t.db, role, before)).toBe(overdue);
+    }
+  }
   return kept;
 }
 
@@ -243,5 +266,62 @@ describe("examiner waits kept by triggers", () => {
     await expectWaitsExact();
     expect(await waitOf(created.id, "external")).toBeUndefined();
     expect(await waitOf(created.id, "internal")).toBeUndefined();
+  });
+
+  it("keep the totals through direct writes to the waits (an administrator at a SQL prompt)", async () => {
+    const expectTotalsExact = async () =>
+      expect(await readWaitingReportTotals(t.db)).toEqual(await recountWaitingReportTotals(t.db));
+    const before = await readWaitingReportTotals(t.db);
+    const at = "2025-02-01T00:00:00.000Z";
+    await t.db
+      .insertInto("examiner_waits")
+      .values([
+        { submission_id: 990001, role: "internal", since: at, linked: 0 },
+        { submission_id: 990002, role: "internal", since: at, linked: 1 },
+      ])
+      .execute();
+    await expectTotalsExact();
+    expect((await readWaitingReportTotals(t.db)).internal).toBe(before.internal + 1);
+    // Linked and unlinked swapped in one statement: the total is unchanged, but both rows moved.
+    await t.db
+      .updateTable("examiner_waits")
+      .set((eb) => ({ linked: eb.case().when("linked", "=", 0).then(1).else(0).end() }))
+      .where("submission_id", "in", [990001, 990002])
+      .execute();
+    await expectTotalsExact();
+    await t.db
+      .updateTable("examiner_waits")
+      .set({ role: "external" })
+      .where("submission_id", "in", [990001, 990002])
+      .execute();
+    await expectTotalsExact();
+    expect(await readWaitingReportTotals(t.db)).toEqual({
+      internal: before.internal,
+      external: before.external + 1,
+    });
+    await t.db.deleteFrom("examiner_waits").where("submission_id", ">=", 990001).execute();
+    await expectTotalsExact();
+    expect(await readWaitingReportTotals(t.db)).toEqual(before);
+  });
+
+  it("count the totals from the data when migration 012 runs on an existing database", async () => {
+    const kept = await readWaitingReportTotals(t.db);
+    expect(kept.internal + kept.external).toBeGreaterThan(0);
+    const { error } = await new Migrator({
+      db: t.db,
+      provider: migrationProvider,
+    }).migrateTo("011_overdue_examinations");
+    expect(error).toBeUndefined();
+    expect(await migrateToLatest(t.db)).toEqual(["012_overdue_report_totals"]);
+    expect(await readWaitingReportTotals(t.db)).toEqual(kept);
+    await expectWaitsExact();
+  });
+
+  it("empty the totals when the waits are truncated (PostgreSQL only: SQLite has no TRUNCATE)", async () => {
+    if (dialectOf(t.db) === "postgres") {
+      await sql`truncate examiner_waits`.execute(t.db);
+      expect(await readWaitingReportTotals(t.db)).toEqual({ internal: 0, external: 0 });
+    }
+    expect(await readWaitingReportTotals(t.db)).toEqual(await recountWaitingReportTotals(t.db));
   });
 });

@@ -307,6 +307,15 @@ export interface ExaminerWaitsTable {
   linked: Bool;
 }
 
+/**
+ * Per examiner role, how many rows of examiner_waits have no link (migration 012): a count
+ * (SQLite, one row per role) or a change to one (PostgreSQL appends; the total is the sum).
+ */
+export interface ExaminerWaitTotalsTable {
+  role: "internal" | "external";
+  n: number;
+}
+
 export interface Database {
   submissions: SubmissionsTable;
   submission_events: SubmissionEventsTable;
@@ -330,6 +339,7 @@ export interface Database {
   sso_replays: SsoReplaysTable;
   dashboard_counts: DashboardCountsTable;
   examiner_waits: ExaminerWaitsTable;
+  examiner_wait_totals: ExaminerWaitTotalsTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;
