@@ -10,7 +10,12 @@ import type { ImportError, ImportPreview, ImportResult } from "../../common/subm
 import { DOCUMENTS } from "../../common/workflow.js";
 import type { SessionUser } from "../auth/session.js";
 import { nowIso } from "../db/database.js";
-import { notifyWorkflowChanges } from "../messages/service.js";
+import {
+  notifyWorkflowChangesInBulk,
+  updateSubmissionsInBulk,
+  type BulkUpdate,
+  type WorkflowNotice,
+} from "./bulk-write.js";
 import { diffFields, eventsFor, fieldsOf, type FieldChange } from "./changes.js";
 import { unprotectCell } from "./csv.js";
 import { importRejected } from "./problems.js";
@@ -19,7 +24,6 @@ import {
   insertSubmissions,
   insertSubmissionEvents,
   type NewSubmissionEvent,
-  updateSubmissionFields,
   type Executor,
 } from "./repository.js";
 import type { SubmissionContext } from "./service.js";
@@ -302,8 +306,11 @@ export async function applyImport(
       const chunk = valid.slice(start, start + CHUNK_ROWS);
       const existing = await existingByIndexNumber(trx, chunk);
       const inserts: SubmissionFields[] = [];
-      // What recordChanges does for one edit, gathered for the chunk: its events in one insert,
-      // the student notices (only for workflow moves) per submission.
+      // What recordChanges does for one edit, gathered for the chunk: its updates in multi-row
+      // statements (bulk-write.ts), its events in one insert, the student notices (only for
+      // workflow moves) in one.
+      const updates: BulkUpdate[] = [];
+      const notices: WorkflowNotice[] = [];
       const events: NewSubmissionEvent[] = [];
       for (const fields of chunk) {
         const planned = outcome(existing.get(fields.indexNumber), fields);
@@ -312,20 +319,28 @@ export async function applyImport(
         } else if (planned.kind === "unchanged") {
           result.unchanged += 1;
         } else {
-          const saved = await updateSubmissionFields(
-            trx,
-            planned.current.id,
-            planned.fields,
-            at,
-            null,
-          );
-          if (!saved)
-            throw new Error(`submission ${planned.current.id} vanished during the import`);
-          events.push(...eventsFor(saved.id, planned.changes, "import", admin.id, at, false));
-          await notifyWorkflowChanges(trx, ctx.config, saved, planned.changes, admin.id, at);
-          result.updated += 1;
+          const { current } = planned;
+          updates.push({
+            id: current.id,
+            expectedVersion: current.version,
+            fields: planned.fields,
+            renamed: planned.fields.studentName !== current.studentName,
+          });
+          events.push(...eventsFor(current.id, planned.changes, "import", admin.id, at, false));
+          notices.push({
+            submission: {
+              id: current.id,
+              indexNumber: planned.fields.indexNumber,
+              studentName: planned.fields.studentName,
+            },
+            changes: planned.changes,
+          });
         }
       }
+      // Versions were read in this transaction: a row changed since is a concurrent save (409).
+      await updateSubmissionsInBulk(trx, updates, at);
+      await notifyWorkflowChangesInBulk(trx, ctx.config, notices, admin.id, at);
+      result.updated += updates.length;
       const created = await insertSubmissions(trx, inserts, at);
       for (const s of created) {
         events.push({
