@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { MAX_ROW_ID } from "./api.js";
-import { DOCUMENT_FILTERS } from "./documents.js";
+import { DOCUMENT_FILTERS } from "./documents-constants.js";
 import { overdueExaminationSchema } from "./examiners.js";
+import {
+  DEFAULT_PAGE_SIZE,
+  EXPORT_FORMATS,
+  MAX_PAGE_SIZE,
+  NONE,
+  SUBMISSION_SORTS,
+} from "./submissions-constants.js";
 import { INDEX_NUMBER_PATTERN, INDEX_NUMBER_RULE, normaliseDate } from "./submission.js";
 import {
   DOCUMENTS,
@@ -14,8 +21,21 @@ import {
 /**
  * Payloads of the submissions, workflow, messages and dashboard calls (docs/api.md, "Submissions
  * and workflow"). The server validates with these and the web app's forms and fetchers use the
- * same objects, so a field is named and checked in one place.
+ * same objects, so a field is named and checked in one place. The list's sorts, page sizes and
+ * caps live in ./submissions-constants.ts (no zod) and are re-exported here, so every importer
+ * keeps working.
  */
+
+export {
+  SUBMISSION_SORTS,
+  MAX_PAGE_SIZE,
+  DEFAULT_PAGE_SIZE,
+  NONE,
+  LIST_TOTAL_CAP,
+  EXPORT_FORMATS,
+  OVERDUE_LIST_LIMIT,
+  type SubmissionSort,
+} from "./submissions-constants.js";
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
@@ -100,19 +120,6 @@ export type SubmissionListItem = z.infer<typeof submissionListItemSchema>;
 // ---------------------------------------------------------------------------------------------
 // Listing, searching and exporting
 
-export const SUBMISSION_SORTS = [
-  "name",
-  "indexNumber",
-  "programme",
-  "createdAt",
-  "updatedAt",
-] as const;
-export type SubmissionSort = (typeof SUBMISSION_SORTS)[number];
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 25;
-/** "none": the field is not set yet (no stage, no examiner). */
-export const NONE = "none";
-
 const optionalFilter = <T extends z.ZodType>(schema: T) =>
   z.preprocess(blankToUndefined, schema.optional());
 
@@ -142,13 +149,6 @@ export const submissionListQuerySchema = submissionFiltersSchema.extend({
 });
 export type SubmissionListQuery = z.infer<typeof submissionListQuerySchema>;
 
-/**
- * The list counts matching submissions up to this many and no further: counting hundreds of
- * thousands of matches costs more than showing the page, and nobody pages through them. Past it,
- * `total` is LIST_TOTAL_CAP and `totalCapped` is true; the screen says "more than 10,000".
- */
-export const LIST_TOTAL_CAP = 10_000;
-
 export const submissionListResponseSchema = z.object({
   items: z.array(submissionListItemSchema),
   /** How many submissions match, exact up to LIST_TOTAL_CAP; see totalCapped. */
@@ -160,7 +160,6 @@ export const submissionListResponseSchema = z.object({
 });
 export type SubmissionListResponse = z.infer<typeof submissionListResponseSchema>;
 
-export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 export const submissionExportQuerySchema = submissionFiltersSchema.extend({
   format: optionalFilter(z.enum(EXPORT_FORMATS)).default("csv"),
 });
@@ -383,7 +382,6 @@ export const statsResponseSchema = z.object({
   perMonth: z.array(z.object({ month: z.string(), count: z.number().int() })),
 });
 export type StatsResponse = z.infer<typeof statsResponseSchema>;
-export const OVERDUE_LIST_LIMIT = 100;
 
 // ---------------------------------------------------------------------------------------------
 // Messages

@@ -11,8 +11,8 @@ import { queryClient } from "./query-client.js";
  * the same entries and nothing is fetched twice. `prefetchQuery` never throws: a failed request
  * stays in the cache as an error, and the page shows its own error state for it.
  *
- * The query options that parse with a shared zod schema are imported on demand, so the shell
- * does not carry zod; the page's chunk imports the same modules, so they arrive once.
+ * The query options only the status page or the list uses are imported on demand, so the shell
+ * does not carry them; the page's chunk imports the same modules, so they arrive once.
  */
 
 /**

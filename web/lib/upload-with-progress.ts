@@ -1,4 +1,4 @@
-import { UPLOAD_REFUSALS, type UploadRefusal } from "../../common/documents.js";
+import { UPLOAD_REFUSALS, type UploadRefusal } from "../../common/documents-constants.js";
 import { ApiError } from "./api-client.js";
 
 /**

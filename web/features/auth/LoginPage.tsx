@@ -1,15 +1,15 @@
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { signInSchema, type SignInInput } from "../../../common/accounts.js";
-import { SSO_FAILURE_MESSAGES, isSsoFailure } from "../../../common/sso.js";
+import type { SignInInput, signInSchema } from "../../../common/accounts.js";
+import { SSO_FAILURE_MESSAGES, isSsoFailure } from "../../../common/sso-constants.js";
 import { Alert } from "../../components/ui/Alert.js";
 import { TextField } from "../../components/form/Field.js";
 import { ApiError } from "../../lib/api-client.js";
 import { applyServerFieldErrors } from "../../lib/form-errors.js";
+import { lazyZodResolver } from "../../lib/lazy-resolver.js";
 import { homeFor, meQuery, rememberSession } from "../../lib/session.js";
 import { safeNext } from "../../app/guards.js";
 import { useSignIn } from "./api/sign-in.js";
@@ -30,6 +30,11 @@ function signInErrorMessage(error: unknown): string {
   return GENERIC_ERROR;
 }
 
+// Loaded with the first validation, so zod is not part of the page's first load (issue 11).
+const signInResolver = lazyZodResolver(() =>
+  import("../../../common/accounts.js").then((accounts) => accounts.signInSchema),
+);
+
 type SignInForm = z.input<typeof signInSchema>;
 
 export function LoginPage() {
@@ -43,7 +48,7 @@ export function LoginPage() {
   const [leaving, setLeaving] = useState(false);
 
   const form = useForm<SignInForm, unknown, SignInInput>({
-    resolver: zodResolver(signInSchema),
+    resolver: signInResolver,
     defaultValues: { email: notice?.email ?? "", password: "", rememberMe: false },
   });
   const { errors } = form.formState;

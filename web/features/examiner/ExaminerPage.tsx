@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
+import type { ExaminerAssignment } from "../../../common/examiners.js";
 import {
   EXAMINER_KIND_LABELS,
   RECOMMENDATION_LABELS,
-  type ExaminerAssignment,
-} from "../../../common/examiners.js";
+} from "../../../common/examiners-constants.js";
 import { FactList } from "../../components/ui/FactList.js";
 import { Loading } from "../../components/ui/Loading.js";
 import { ApiError } from "../../lib/api-client.js";

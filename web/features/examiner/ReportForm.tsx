@@ -2,16 +2,18 @@ import { useId, useRef, useState, type DragEvent } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
-import { formatBytes } from "../../../common/documents.js";
+import { formatBytes } from "../../../common/documents-constants.js";
 import {
   examinerReportFieldsSchema,
+  type ExaminerAssignment,
+  type ExaminerReportFields,
+} from "../../../common/examiners.js";
+import {
   MAX_EXAMINER_NOTE_LENGTH,
   RECOMMENDATION_LABELS,
   RECOMMENDATIONS,
-  type ExaminerAssignment,
-  type ExaminerReportFields,
   type Recommendation,
-} from "../../../common/examiners.js";
+} from "../../../common/examiners-constants.js";
 import { ErrorSummary, type SummaryError } from "../../components/form/ErrorSummary.js";
 import { ProgressBar } from "../../components/ui/ProgressBar.js";
 import { useReportUpload } from "./use-report-upload.js";

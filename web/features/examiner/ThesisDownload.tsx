@@ -1,4 +1,4 @@
-import { formatBytes } from "../../../common/documents.js";
+import { formatBytes } from "../../../common/documents-constants.js";
 import { ProgressBar } from "../../components/ui/ProgressBar.js";
 import { formatDate } from "../../lib/format.js";
 import { useThesisDownload } from "./use-thesis-download.js";

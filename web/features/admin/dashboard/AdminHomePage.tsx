@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { NONE, type StatsResponse } from "../../../../common/submissions-api.js";
+import type { StatsResponse } from "../../../../common/submissions-api.js";
+import { NONE } from "../../../../common/submissions-constants.js";
 import {
   EXAMINER_STATES,
   EXAMINER_STATE_LABELS,

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { Link } from "react-router";
+import type { OverdueExamination } from "../../../../common/examiners.js";
 import {
   EXAMINATION_STATE_LABELS,
   EXAMINER_KIND_LABELS,
-  type OverdueExamination,
-} from "../../../../common/examiners.js";
+} from "../../../../common/examiners-constants.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../components/ui/ConfirmDialog.js";
 import { formatDateTime } from "../../../lib/format.js";

@@ -1,11 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
+import type { Examination, ExaminerRecord } from "../../../../common/examiners.js";
 import {
   EXAMINER_KINDS,
   EXAMINER_KIND_LABELS,
-  type Examination,
   type ExaminerKind,
-  type ExaminerRecord,
-} from "../../../../common/examiners.js";
+} from "../../../../common/examiners-constants.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../components/ui/ConfirmDialog.js";
 import { Loading } from "../../../components/ui/Loading.js";

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
+import type { ExaminerRecord } from "../../../../common/examiners.js";
 import {
   EXAMINER_KINDS,
   EXAMINER_KIND_LABELS,
   EXAMINER_PAGE_SIZE,
   type ExaminerKind,
-  type ExaminerRecord,
-} from "../../../../common/examiners.js";
+} from "../../../../common/examiners-constants.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../components/ui/ConfirmDialog.js";
 import { Loading } from "../../../components/ui/Loading.js";

@@ -252,7 +252,9 @@ describe("All Submissions", () => {
     await screen.findByRole("cell", { name: "AMA MENSAH" });
     await user.click(screen.getByRole("checkbox", { name: "Select Kofi Boateng" }));
     await user.click(screen.getByRole("checkbox", { name: "Select Yaa Asantewaa" }));
-    const bulk = screen.getByRole("region", { name: "2 selected" });
+    // The bulk actions load when first shown, and they bring zod (their schema), which the list
+    // no longer loads up front: the first import can take a moment on a busy machine.
+    const bulk = await screen.findByRole("region", { name: "2 selected" }, { timeout: 5000 });
 
     await user.selectOptions(within(bulk).getByLabelText("To"), "Nominations Ready");
     await user.click(within(bulk).getByRole("button", { name: "Apply to 2" }));

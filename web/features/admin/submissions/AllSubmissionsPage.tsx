@@ -1,4 +1,6 @@
 import {
+  lazy,
+  Suspense,
   useCallback,
   useEffect,
   useMemo,
@@ -17,13 +19,19 @@ import { LoadError } from "../components/LoadError.js";
 import { adminPaths } from "../paths.js";
 import { exportHref } from "./api/export-href.js";
 import { useSubmissions } from "./api/get-submissions.js";
-import { BulkActions } from "./components/BulkActions.js";
+import { BulkActionsPlaceholder } from "./components/BulkActionsPlaceholder.js";
 import { SubmissionDetailsPanel } from "./components/SubmissionDetailsPanel.js";
 import { SubmissionFilters } from "./components/SubmissionFilters.js";
 import { SubmissionRow } from "./components/SubmissionRow.js";
 import { describePage, describeRange, hasNextPage, type ListPage } from "./lib/list-count.js";
 import { activeFilters, readListQuery, readOpenId, withParams } from "./lib/list-params.js";
 import "./submissions.css";
+
+// Shown only once rows are selected, so it loads then, with its schema, not with the list
+// (issue 11: JavaScript on the first load).
+const BulkActions = lazy(() =>
+  import("./components/BulkActions.js").then((module) => ({ default: module.BulkActions })),
+);
 
 export const SEARCH_PLACEHOLDER = "search according to name or index number";
 const PAGE_SIZES = [25, 50, 100] as const;
@@ -259,14 +267,16 @@ export function AllSubmissionsPage() {
       ) : null}
 
       {selected.length > 0 ? (
-        <BulkActions
-          selected={selected}
-          onDone={(message) => {
-            setBulkMessage(message);
-            setSelectedIds(new Set());
-          }}
-          onClearSelection={() => setSelectedIds(new Set())}
-        />
+        <Suspense fallback={<BulkActionsPlaceholder count={selected.length} />}>
+          <BulkActions
+            selected={selected}
+            onDone={(message) => {
+              setBulkMessage(message);
+              setSelectedIds(new Set());
+            }}
+            onClearSelection={() => setSelectedIds(new Set())}
+          />
+        </Suspense>
       ) : null}
 
       <div className="submissions-layout" data-panel-open={openId !== null}>

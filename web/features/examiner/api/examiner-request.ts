@@ -1,8 +1,5 @@
-import {
-  EXAMINER_AUTH_SCHEME,
-  linkRefusedBodySchema,
-  type LinkRefusal,
-} from "../../../../common/examiners.js";
+import { linkRefusedBodySchema } from "../../../../common/examiners.js";
+import { EXAMINER_AUTH_SCHEME, type LinkRefusal } from "../../../../common/examiners-constants.js";
 import { ApiError, type FieldError } from "../../../lib/api-client.js";
 
 /**

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import {
-  studentExaminationResponseSchema,
-  type StudentExamination,
+import type {
+  StudentExamination,
+  StudentExaminationResponse,
 } from "../../../../common/examiners.js";
 import { api } from "../../../lib/api-client.js";
 
@@ -13,18 +13,22 @@ export function studentExaminationKey(indexNumber: string) {
  * GET /api/submissions/:indexNumber/examination: when the thesis went to each examiner and when
  * their reports came in (never who they are), and the outcome once the school releases it. The
  * status page's "Examination" and the thesis row of "Your documents" read the same query.
+ *
+ * Not parsed again here: the server serializes the answer through the shared schema
+ * (studentExaminationResponseSchema), and parsing it on the status page would load zod with the
+ * page (issue 11), as submission-status.ts avoids too.
  */
 export function studentExaminationQuery(indexNumber: string) {
   return queryOptions({
     queryKey: studentExaminationKey(indexNumber),
-    queryFn: async ({ signal }): Promise<StudentExamination> => {
-      const answer = await api.get<unknown>(
-        `/submissions/${encodeURIComponent(indexNumber)}/examination`,
-        undefined,
-        { signal },
-      );
-      return studentExaminationResponseSchema.parse(answer).data;
-    },
+    queryFn: ({ signal }): Promise<StudentExamination> =>
+      api
+        .get<StudentExaminationResponse>(
+          `/submissions/${encodeURIComponent(indexNumber)}/examination`,
+          undefined,
+          { signal },
+        )
+        .then((answer) => answer.data),
   });
 }
 

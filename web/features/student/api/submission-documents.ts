@@ -1,8 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import {
-  submissionDocumentsResponseSchema,
-  type SubmissionDocumentsResponse,
-} from "../../../../common/documents.js";
+import type { SubmissionDocumentsResponse } from "../../../../common/documents.js";
 import { api } from "../../../lib/api-client.js";
 
 export type SubmissionDocuments = SubmissionDocumentsResponse["data"];
@@ -13,20 +10,22 @@ export function submissionDocumentsKey(indexNumber: string) {
 
 /**
  * GET /api/submissions/:indexNumber/documents: the five checklist items with their versions and
- * the thesis title and abstract. Parsed with the shared schema, so a reply of the wrong shape is
- * a load error the page can show, not a crash deep inside a row.
+ * the thesis title and abstract. Not parsed again here: the server serializes the answer through
+ * the shared schema (submissionDocumentsResponseSchema), so it cannot leave in another shape, and
+ * parsing it on the status page would load zod with the page (issue 11), as submission-status.ts
+ * avoids too.
  */
 export function submissionDocumentsQuery(indexNumber: string) {
   return queryOptions({
     queryKey: submissionDocumentsKey(indexNumber),
-    queryFn: async ({ signal }) => {
-      const answer = await api.get<unknown>(
-        `/submissions/${encodeURIComponent(indexNumber)}/documents`,
-        undefined,
-        { signal },
-      );
-      return submissionDocumentsResponseSchema.parse(answer).data;
-    },
+    queryFn: ({ signal }) =>
+      api
+        .get<SubmissionDocumentsResponse>(
+          `/submissions/${encodeURIComponent(indexNumber)}/documents`,
+          undefined,
+          { signal },
+        )
+        .then((answer) => answer.data),
   });
 }
 

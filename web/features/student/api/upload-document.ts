@@ -1,9 +1,10 @@
+import type { DocumentVersion } from "../../../../common/documents.js";
 import {
-  documentVersionResponseSchema,
-  type DocumentVersion,
+  REVIEW_STATES,
+  type ReviewState,
   type UploadRefusal,
-} from "../../../../common/documents.js";
-import type { DocumentItem } from "../../../../common/workflow.js";
+} from "../../../../common/documents-constants.js";
+import { DOCUMENTS, type DocumentItem } from "../../../../common/workflow.js";
 import { ApiError } from "../../../lib/api-client.js";
 import {
   uploadRefusalReason,
@@ -55,10 +56,7 @@ export function uploadDocument(
       path: uploadDocumentPath(indexNumber, item),
       form,
       file,
-      readSuccess: (body) => {
-        const parsed = documentVersionResponseSchema.safeParse(body);
-        return parsed.success ? parsed.data.data : undefined;
-      },
+      readSuccess: readDocumentVersion,
       unreadableAnswer: (status, body) =>
         new UploadError(status, "bad_response", unreadableAnswer(file.name), null, body),
       refusal: (status, body) => refusal(status, body, file.name),
@@ -101,4 +99,75 @@ function fallbackMessage(status: number, fileName: string): string {
 
 function unreadableAnswer(fileName: string): string {
   return `${fileName} was sent, but the server's answer could not be read. Reload the page to see whether it arrived.`;
+}
+
+/**
+ * The stored version from the upload's answer (`{ data: version }`), or undefined when the answer
+ * has another shape. A hand check of documentVersionResponseSchema (common/documents.ts), so the
+ * status page's uploads do not load zod with the page (issue 11); upload-document.test.ts proves
+ * it accepts and refuses what the schema does and keeps the same fields (no others).
+ */
+export function readDocumentVersion(body: unknown): DocumentVersion | undefined {
+  const data = isObject(body) ? body.data : undefined;
+  if (!isObject(data)) return undefined;
+  const {
+    id,
+    item,
+    version,
+    fileName,
+    sizeBytes,
+    pageCount,
+    hasJavaScript,
+    hasEmbeddedFiles,
+    uploadedAt,
+    reviewState,
+    reviewedAt,
+    returnReason,
+    href,
+  } = data;
+  if (
+    isInteger(id) &&
+    oneOf(DOCUMENTS, item) &&
+    isInteger(version) &&
+    typeof fileName === "string" &&
+    isInteger(sizeBytes) &&
+    isInteger(pageCount) &&
+    typeof hasJavaScript === "boolean" &&
+    typeof hasEmbeddedFiles === "boolean" &&
+    typeof uploadedAt === "string" &&
+    oneOf<ReviewState>(REVIEW_STATES, reviewState) &&
+    (reviewedAt === null || typeof reviewedAt === "string") &&
+    (returnReason === null || typeof returnReason === "string") &&
+    typeof href === "string"
+  ) {
+    return {
+      id,
+      item,
+      version,
+      fileName,
+      sizeBytes,
+      pageCount,
+      hasJavaScript,
+      hasEmbeddedFiles,
+      uploadedAt,
+      reviewState,
+      reviewedAt,
+      returnReason,
+      href,
+    };
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** z.number().int(): a whole number zod accepts (a safe integer). */
+function isInteger(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value);
+}
+
+function oneOf<T extends string>(values: readonly T[], value: unknown): value is T {
+  return typeof value === "string" && (values as readonly string[]).includes(value);
 }

@@ -1,8 +1,5 @@
-import {
-  formatBytes,
-  REVIEW_STATE_LABELS,
-  type DocumentVersion,
-} from "../../../../common/documents.js";
+import type { DocumentVersion } from "../../../../common/documents.js";
+import { formatBytes, REVIEW_STATE_LABELS } from "../../../../common/documents-constants.js";
 import { formatDate } from "../../../lib/format.js";
 
 function pages(count: number): string {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { json, mockServer, renderRoutes, student, type FetchCall } from "../../../test/render.js";
 import { fakeUploads, type FakeUploadRequest } from "../test/fake-upload-requests.js";
@@ -421,7 +421,8 @@ describe("DocumentsSection", () => {
     const user = userEvent.setup();
     await user.click(within(thesis).getByRole("button", { name: "Save title and abstract" }));
     const title = within(thesis).getByLabelText("Thesis title");
-    expect(title).toHaveAttribute("aria-invalid", "true");
+    // The form's schema loads with its first validation (web/lib/lazy-resolver.ts).
+    await waitFor(() => expect(title).toHaveAttribute("aria-invalid", "true"));
     expect(title).toHaveAccessibleDescription(expect.stringContaining("Thesis title is required"));
     expect(within(thesis).getByLabelText("Abstract")).toHaveAccessibleDescription(
       expect.stringContaining("Abstract is required"),

@@ -1,17 +1,20 @@
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  MAX_ABSTRACT_LENGTH,
-  MAX_TITLE_LENGTH,
-  thesisDetailsInputSchema,
-  type ThesisDetails as SavedDetails,
-  type ThesisDetailsInput,
+import type {
+  ThesisDetails as SavedDetails,
+  ThesisDetailsInput,
 } from "../../../../common/documents.js";
+import { MAX_ABSTRACT_LENGTH, MAX_TITLE_LENGTH } from "../../../../common/documents-constants.js";
 import { TextAreaField, TextField } from "../../../components/form/Field.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { applyServerFieldErrors, messageFor } from "../../../lib/form-errors.js";
+import { lazyZodResolver } from "../../../lib/lazy-resolver.js";
 import { useSaveThesisDetails } from "../api/save-thesis-details.js";
+
+// The resolver and its schema load with the first validation, not with the status page (issue 11).
+const thesisDetailsResolver = lazyZodResolver(() =>
+  import("../../../../common/documents.js").then((documents) => documents.thesisDetailsInputSchema),
+);
 
 const LABELS: Record<keyof ThesisDetailsInput, string> = {
   title: "Thesis title",
@@ -127,7 +130,7 @@ function ThesisDetailsForm({
 }) {
   const save = useSaveThesisDetails(indexNumber);
   const form = useForm<ThesisDetailsInput>({
-    resolver: zodResolver(thesisDetailsInputSchema),
+    resolver: thesisDetailsResolver,
     defaultValues: { title: details.title ?? "", abstract: details.abstract ?? "" },
   });
   const { errors } = form.formState;

@@ -1,5 +1,5 @@
 import { useId, useState, type DragEvent } from "react";
-import { formatBytes } from "../../../../common/documents.js";
+import { formatBytes } from "../../../../common/documents-constants.js";
 import { ProgressBar } from "../../../components/ui/ProgressBar.js";
 import { formatProgress, percentOf } from "./file-checks.js";
 import type { UploadState } from "./use-document-upload.js";

@@ -1,4 +1,4 @@
-import { documentLabel, formatBytes } from "../../../../common/documents.js";
+import { documentLabel, formatBytes } from "../../../../common/documents-constants.js";
 import type { DocumentItem } from "../../../../common/workflow.js";
 
 /**

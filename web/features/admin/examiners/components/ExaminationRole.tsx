@@ -1,11 +1,11 @@
 import type { ReactNode, Ref } from "react";
+import type { Examination } from "../../../../../common/examiners.js";
 import {
   EXAMINATION_STATE_LABELS,
   EXAMINER_KIND_LABELS,
   RECOMMENDATION_LABELS,
-  type Examination,
   type ExaminerKind,
-} from "../../../../../common/examiners.js";
+} from "../../../../../common/examiners-constants.js";
 import { FactList } from "../../../../components/ui/FactList.js";
 import { formatDate, formatDateTime } from "../../../../lib/format.js";
 import { versionFacts, versionFlags } from "../../submissions/lib/document-review.js";

@@ -3,13 +3,15 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import {
-  EXAMINER_KINDS,
-  EXAMINER_KIND_LABELS,
   examinerInputSchema,
   type ExaminerInput,
-  type ExaminerKind,
   type ExaminerRecord,
 } from "../../../../../common/examiners.js";
+import {
+  EXAMINER_KINDS,
+  EXAMINER_KIND_LABELS,
+  type ExaminerKind,
+} from "../../../../../common/examiners-constants.js";
 import { TextField } from "../../../../components/form/Field.js";
 import { Alert } from "../../../../components/ui/Alert.js";
 import { ModalDialog } from "../../../../components/ui/ModalDialog.js";

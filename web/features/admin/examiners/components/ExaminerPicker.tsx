@@ -1,10 +1,10 @@
 import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { Link } from "react-router";
+import type { ExaminerRecord } from "../../../../../common/examiners.js";
 import {
   EXAMINER_KIND_LABELS,
   type ExaminerKind,
-  type ExaminerRecord,
-} from "../../../../../common/examiners.js";
+} from "../../../../../common/examiners-constants.js";
 import { LoadError } from "../../components/LoadError.js";
 import { adminPaths } from "../../paths.js";
 import { useExaminers } from "../api/get-examiners.js";

@@ -1,15 +1,13 @@
 import { useId, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
+import type { Examination, OutcomeInput, Outcome } from "../../../../../common/examiners.js";
 import {
   EXAMINER_KIND_LABELS,
   MAX_CORRECTIONS_LENGTH,
   RECOMMENDATIONS,
   RECOMMENDATION_LABELS,
-  type Examination,
-  type OutcomeInput,
-  type Outcome,
-} from "../../../../../common/examiners.js";
+} from "../../../../../common/examiners-constants.js";
 import { TextAreaField } from "../../../../components/form/Field.js";
 import { Alert } from "../../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../../components/ui/ConfirmDialog.js";

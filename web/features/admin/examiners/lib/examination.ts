@@ -1,14 +1,16 @@
 import { z } from "zod";
 import {
-  CORRECTION_OUTCOMES,
-  describeReminderOffset,
   outcomeInputSchema,
-  type CorrectionState,
-  type ExaminationState,
   type OutcomeInput,
-  type Recommendation,
   type Reminder,
 } from "../../../../../common/examiners.js";
+import {
+  CORRECTION_OUTCOMES,
+  describeReminderOffset,
+  type CorrectionState,
+  type ExaminationState,
+  type Recommendation,
+} from "../../../../../common/examiners-constants.js";
 import { formatDate } from "../../../../lib/format.js";
 
 /**

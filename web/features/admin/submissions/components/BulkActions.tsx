@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from "react";
 import {
-  NONE,
   bulkUpdateSchema,
   type BulkUpdate,
   type SubmissionDto,
   type WorkflowMove,
 } from "../../../../../common/submissions-api.js";
+import { NONE } from "../../../../../common/submissions-constants.js";
 import {
   EXAMINER_STATES,
   EXAMINER_STATE_LABELS,

@@ -2,11 +2,11 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
-  MAX_RETURN_REASON_LENGTH,
   returnDocumentInputSchema,
   type DocumentVersion,
   type ReturnDocumentInput,
 } from "../../../../../common/documents.js";
+import { MAX_RETURN_REASON_LENGTH } from "../../../../../common/documents-constants.js";
 import { TextAreaField } from "../../../../components/form/Field.js";
 import { Alert } from "../../../../components/ui/Alert.js";
 import { ApiError } from "../../../../lib/api-client.js";

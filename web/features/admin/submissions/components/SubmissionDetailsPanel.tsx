@@ -1,17 +1,15 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from "react";
-import { Link } from "react-router";
+import { lazy, Suspense, useEffect, useId, useRef, type KeyboardEvent } from "react";
 import type { SubmissionDto } from "../../../../../common/submissions-api.js";
 import { Loading } from "../../../../components/ui/Loading.js";
-import { formatDate, formatDateTime } from "../../../../lib/format.js";
 import { LoadError } from "../../components/LoadError.js";
-import { adminPaths } from "../../paths.js";
 import { useSubmission } from "../api/get-submission.js";
-import { EditSubmissionForm } from "./EditSubmissionForm.js";
-import { ProgressLines } from "./ProgressLines.js";
-import { SubmissionDocuments } from "./SubmissionDocuments.js";
-import { SubmissionTimeline } from "./SubmissionTimeline.js";
-import { FactList } from "../../../../components/ui/FactList.js";
-import { ExaminationPanel } from "../../examiners/ExaminationPanel.js";
+
+// The body, with its forms, loads when a panel first opens, not with the list (issue 11); until it
+// arrives the panel shows the same loading line as while the record loads.
+const SubmissionDetails = lazy(() =>
+  import("./SubmissionDetails.js").then((module) => ({ default: module.SubmissionDetails })),
+);
+const LOADING = "Loading the submission…";
 
 /**
  * The side panel of the list: who it is, the documents to review (first, since reviewing is the
@@ -60,7 +58,9 @@ export function SubmissionDetailsPanel({
         </button>
       </header>
       {query.data ? (
-        <SubmissionDetails submission={query.data} />
+        <Suspense fallback={<Loading label={LOADING} />}>
+          <SubmissionDetails submission={query.data} />
+        </Suspense>
       ) : query.isError ? (
         <LoadError
           error={query.error}
@@ -68,75 +68,8 @@ export function SubmissionDetailsPanel({
           onRetry={() => void query.refetch()}
         />
       ) : (
-        <Loading label="Loading the submission…" />
+        <Loading label={LOADING} />
       )}
     </section>
-  );
-}
-
-function SubmissionDetails({ submission }: { submission: SubmissionDto }) {
-  return (
-    <div className="details-panel__body">
-      <FactList
-        className="details-list"
-        facts={[
-          { label: "Name", value: submission.studentName },
-          { label: "Index Number", value: submission.indexNumber },
-          { label: "Programme", value: submission.programme },
-          {
-            label: "Thesis title",
-            value: submission.thesisTitle ?? <span className="muted">Not given yet</span>,
-          },
-          {
-            label: "Contact",
-            value: submission.contact ?? <span className="muted">Not given</span>,
-          },
-          {
-            label: "Student email",
-            value: submission.studentEmail ? (
-              <a href={`mailto:${submission.studentEmail}`}>{submission.studentEmail}</a>
-            ) : (
-              <span className="muted">Not given</span>
-            ),
-          },
-          {
-            label: "Thesis Status",
-            value: submission.thesisStatus ?? <span className="muted">Not set</span>,
-          },
-          submission.effectiveDate
-            ? { label: "Effective date", value: formatDate(submission.effectiveDate) }
-            : null,
-        ]}
-      />
-
-      {submission.thesisAbstract ? (
-        <details className="thesis-abstract">
-          <summary>Thesis abstract</summary>
-          <p>{submission.thesisAbstract}</p>
-        </details>
-      ) : null}
-
-      <SubmissionDocuments submissionId={submission.id} indexNumber={submission.indexNumber} />
-
-      <ExaminationPanel submissionId={submission.id} indexNumber={submission.indexNumber} />
-
-      <ProgressLines submission={submission} />
-
-      <p className="muted details-panel__updated">
-        Last updated {formatDateTime(submission.updatedAt)} · version {submission.version} ·{" "}
-        <Link
-          to={`${adminPaths.notices}?indexNumber=${encodeURIComponent(submission.indexNumber)}`}
-        >
-          Send the student a notice
-        </Link>
-      </p>
-
-      <EditSubmissionForm key={submission.id} submission={submission} />
-
-      <section aria-labelledby={`history-${submission.id}`} className="details-panel__history">
-        <h3 id={`history-${submission.id}`}>History</h3>
-        <SubmissionTimeline submissionId={submission.id} />
-      </section>
-    </div>
   );
 }

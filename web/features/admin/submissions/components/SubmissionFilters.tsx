@@ -1,6 +1,10 @@
 import { useId } from "react";
-import { DOCUMENT_FILTERS, DOCUMENT_FILTER_LABELS } from "../../../../../common/documents.js";
-import { NONE, type SubmissionListQuery } from "../../../../../common/submissions-api.js";
+import {
+  DOCUMENT_FILTERS,
+  DOCUMENT_FILTER_LABELS,
+} from "../../../../../common/documents-constants.js";
+import type { SubmissionListQuery } from "../../../../../common/submissions-api.js";
+import { NONE } from "../../../../../common/submissions-constants.js";
 import {
   DOCUMENTS,
   DOCUMENT_LABELS,

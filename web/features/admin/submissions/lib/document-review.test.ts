@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REVIEW_STATES } from "../../../../../common/documents.js";
+import { REVIEW_STATES } from "../../../../../common/documents-constants.js";
 import { makeVersion } from "../../test/harness.js";
 import { downloadHref, reviewActions, slotStateText, versionFlags } from "./document-review.js";
 

@@ -4,7 +4,7 @@ import type {
   ReviewState,
   SlotState,
 } from "../../../../../common/documents.js";
-import { formatBytes } from "../../../../../common/documents.js";
+import { formatBytes } from "../../../../../common/documents-constants.js";
 import { formatDate, formatDateTime } from "../../../../lib/format.js";
 
 /**
