@@ -30,6 +30,17 @@ interface Reference {
 beforeAll(async () => {
   t = await createTestDatabase();
   const rows = generateSubmissions(SIZE, new Date("2026-01-01T00:00:00Z"));
+  // Values shorter than a trigram, which one- and two-letter terms find through their own posting:
+  // a name of one letter and of two, an index number of one character and of two.
+  const short = (at: number, change: { studentName?: string; indexNumber?: string }) => {
+    const row = rows[at];
+    if (row === undefined) throw new Error(`No generated row ${at}.`);
+    row.fields = { ...row.fields, ...change };
+  };
+  short(0, { studentName: "Q" });
+  short(1, { studentName: "Qo" });
+  short(SIZE - 1, { indexNumber: "Z" });
+  short(SIZE - 2, { indexNumber: "zq" });
   // Two creation times, so the createdAt sort has ties that the id must break.
   await insertSubmissions(
     t.db,
@@ -85,8 +96,18 @@ async function expected(query: SubmissionListQuery) {
 
 // Sorted by name, terms of three ASCII characters or more read the term postings
 // (search-postings.test.ts covers their upkeep): "ama", "KWA" and "a m" from one gram, "mensah" and
-// "yaa a" walking one gram's postings.
+// "yaa a" walking one gram's postings. One- and two-letter terms alone are counted (and, when
+// few or when the walk fails, found) through the postings of the grams containing them: common
+// ("a", "ma"), rare ("q", "qo", "zq", "Z", "wu"), digits ("1", "10").
 const TERMS = [
+  "q",
+  "Qo",
+  "zq",
+  "Z",
+  "wu",
+  "mf",
+  "%",
+  "_a",
   "a",
   "ma",
   "ama",
@@ -188,8 +209,9 @@ describe("listSubmissions: the total is capped", () => {
   });
 
   it("caps a term's count, through the search index and without it", async () => {
-    for (const q of ["ama", "a"]) {
-      const query = submissionListQuerySchema.parse({ q });
+    // "a" and "ma" alone through their grams' postings (SQLite), with a filter from the rows.
+    for (const raw of [{ q: "ama" }, { q: "a" }, { q: "ma" }, { q: "ma", sort: "programme" }]) {
+      const query = submissionListQuerySchema.parse(raw);
       const { total } = await expected(query);
       expect(total).toBeGreaterThan(3);
       expect(await listSubmissions(t.db, query, { totalCap: 3 })).toMatchObject({
@@ -199,6 +221,10 @@ describe("listSubmissions: the total is capped", () => {
       expect(await listSubmissions(t.db, query, { totalCap: total })).toMatchObject({
         total,
         totalCapped: false,
+      });
+      expect(await listSubmissions(t.db, query, { totalCap: total - 1 })).toMatchObject({
+        total: total - 1,
+        totalCapped: true,
       });
     }
   });

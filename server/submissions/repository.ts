@@ -29,6 +29,9 @@ import {
   searchIndexServes,
   searchTermGrams,
   SEARCH_GRAM_LENGTH,
+  countShortTermMatches,
+  shortSearchTerm,
+  shortTermMatchCondition,
   submissionSearchCondition,
 } from "../db/dialect.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
@@ -385,6 +388,9 @@ function isFiltered(query: SubmissionListQuery): boolean {
  * cluster where their first names sort ("yaa" at Y): a three-letter term with no filter takes its
  * page straight from its gram's postings, whatever the count; a longer term or a filter, with many
  * matches, walks the postings of its rarest gram rather than the whole sort index.
+ * A one- or two-letter ASCII term alone is counted (SQLite) in the postings of the vocabulary's
+ * grams that contain it, and when it has few matches, or no more than the cap and the walk fails,
+ * they are taken from there too; a dense one's page still walks the sort index.
  */
 export async function listSubmissions(
   db: Executor,
@@ -403,8 +409,15 @@ export async function listSubmissions(
       .limit(query.pageSize)
       .offset(offset);
 
+  const filtered = isFiltered(query);
+  // A one- or two-letter ASCII term alone is counted in the postings of the grams containing it
+  // where the dialect can (countShortTermMatches): a rare term's count would otherwise read every
+  // row to find it has fewer than the cap.
+  const short = term !== undefined && !filtered ? shortSearchTerm(term) : undefined;
+  const shortCounted =
+    short !== undefined ? await countShortTermMatches(db, short, totalCap + 1) : undefined;
   // Counting stops one past the cap: a common term's count costs no more than the cap's worth.
-  const matched = await countMatches(db, query, where, totalCap + 1);
+  const matched = shortCounted ?? (await countMatches(db, query, where, totalCap + 1));
   const totalCapped = matched > totalCap;
   const total = Math.min(matched, totalCap);
   // The rows this page holds: all that remain after the offset, unless the count stopped early.
@@ -413,6 +426,11 @@ export async function listSubmissions(
     : Math.max(0, Math.min(query.pageSize, matched - offset));
 
   const plain = () => ordered(db.selectFrom("submissions").selectAll().where(where)).execute();
+  // A short term counted in its postings takes its matches from them too, not from a scan.
+  const matchesWhere =
+    short !== undefined && shortCounted !== undefined
+      ? () => shortTermMatchCondition(short)
+      : where;
   const matchesFirst = () =>
     columns
       .reduce(
@@ -420,7 +438,7 @@ export async function listSubmissions(
         db
           .with(
             (cte) => cte("matches").materialized(),
-            (inner) => inner.selectFrom("submissions").selectAll().where(where),
+            (inner) => inner.selectFrom("submissions").selectAll().where(matchesWhere),
           )
           .selectFrom("matches")
           .selectAll(),
@@ -429,7 +447,6 @@ export async function listSubmissions(
       .offset(offset)
       .execute();
 
-  const filtered = isFiltered(query);
   // Sorted by name, an ASCII term with a trigram has postings in name order (searchTermGrams).
   const grams = term !== undefined && query.sort === "name" ? searchTermGrams(term) : undefined;
   let rows: SubmissionRow[];
@@ -454,7 +471,8 @@ export async function listSubmissions(
     rows =
       walked.length >= expected
         ? walked
-        : term !== undefined && searchIndexServes(term)
+        : term !== undefined &&
+            (searchIndexServes(term) || (shortCounted !== undefined && !totalCapped))
           ? await matchesFirst()
           : await plain();
   }

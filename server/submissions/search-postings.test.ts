@@ -54,6 +54,10 @@ const SPECIAL = [
   fields("Ésí Ámá Kwàme", "10999003"),
   fields("Yaa Ɛsi Asantewaa", "10999004"),
   fields("Zoë Kwaku", "10999005"),
+  // Values shorter than a trigram: each is its own posting, so a one- or two-letter term finds it.
+  fields("Q", "10999006"),
+  fields("Ab", "Z"),
+  fields("Él", "é9"),
 ];
 
 beforeAll(async () => {
@@ -91,16 +95,31 @@ async function expectedPostings(): Promise<string[]> {
     for (const value of [row.lname, row.lindex]) {
       const chars = [...value];
       for (let i = 0; i + 3 <= chars.length; i += 1) grams.add(chars.slice(i, i + 3).join(""));
+      if (chars.length > 0 && chars.length < 3) grams.add(value);
     }
     for (const gram of grams) out.push(`${gram}|${row.name}|${Number(row.id)}`);
   }
   return out.sort();
 }
 
+async function vocabulary(): Promise<string[]> {
+  const { rows } = await sql<{ gram: string }>`
+    select gram from submission_search_vocabulary`.execute(t.db);
+  return rows.map((r) => r.gram).sort();
+}
+
+/**
+ * The postings are exactly the grams of every row, and the vocabulary holds every gram they hold
+ * (it may keep a gram whose last posting went: a lookup for nothing, never a wrong match).
+ */
 async function expectPostingsRight(): Promise<void> {
-  const [got, want] = await Promise.all([postings(), expectedPostings()]);
+  const [got, want, words] = await Promise.all([postings(), expectedPostings(), vocabulary()]);
   expect(got.length).toBe(want.length);
   expect(got).toEqual(want);
+  const inPostings = [...new Set(got.map((line) => line.split("|")[0] ?? ""))];
+  const known = new Set(words);
+  expect(inPostings.filter((gram) => !known.has(gram))).toEqual([]);
+  expect(new Set(words).size).toBe(words.length);
 }
 
 /** The plain definition, computed from every row in the database's own sort order. */
@@ -144,6 +163,15 @@ const TERMS = [
   "ÉSÍ",
   "zoë",
   "zzq",
+  // One- and two-letter terms: through the grams containing them, names and index numbers of one
+  // and two characters among the matches.
+  "q",
+  "Q",
+  "ab",
+  "z",
+  "a",
+  "an",
+  "9",
 ];
 
 // Limits that force each way of finding a page sorted by name, and the production ones.
@@ -186,6 +214,12 @@ async function idOf(indexNumber: string): Promise<number> {
 }
 
 describe("term postings", () => {
+  it("have a vocabulary of exactly their grams after inserts", async () => {
+    const grams = [...new Set((await postings()).map((line) => line.split("|")[0] ?? ""))].sort();
+    expect(await vocabulary()).toEqual(grams);
+    expect(grams).toEqual(expect.arrayContaining(["q", "ab", "z"]));
+  });
+
   it("hold each distinct gram of the name and of the index number, from the migration on", async () => {
     await expectPostingsRight();
     // "Anaana Ana" / "ANA-0001": "ana" three times in the name and once in the index number,
@@ -243,6 +277,46 @@ describe("term postings", () => {
     await t.db.deleteFrom("submissions").where("id", ">", 1_100).execute();
     await expectPostingsRight();
     await expectListRight(["ana", "anaana", "kwa", "yaa", "mensah", "ésí"]);
+  });
+
+  it("count a one- or two-letter term from the postings, never a scan of submissions (SQLite)", async () => {
+    if (t.kind !== "sqlite") {
+      // PostgreSQL counts such a term's rows as before (countShortTermMatches).
+      expect(t.kind).toBe("postgres");
+      return;
+    }
+    const file = t.url.replace(/^sqlite:/, "");
+    const logged: CompiledQuery[] = [];
+    const spy = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: new Database(file) }),
+      log: (event: LogEvent) => {
+        if (event.level === "query") logged.push(event.query);
+      },
+    });
+    try {
+      // No match and a few: the count, then (for "q") the matches first from the postings.
+      for (const q of ["zq", "q", "Ab"]) {
+        logged.length = 0;
+        const query = submissionListQuerySchema.parse({ q, sort: "createdAt" });
+        const got = await listSubmissions(spy, query);
+        expect(got.total).toBe((await expected(query)).total);
+        expect(logged.some((l) => /submission_search_vocabulary/.test(l.sql))).toBe(true);
+        // A copy: the spy logs the plans asked for below too.
+        for (const run of logged.filter((l) => /^\s*(select|with)\b/i.test(l.sql))) {
+          const plan = await spy.executeQuery<{ detail: string }>(
+            CompiledQuery.raw(`explain query plan ${run.sql}`, [...run.parameters]),
+          );
+          const details = plan.rows.map((r) => r.detail).join(" | ");
+          expect({ q, sql: run.sql, details }).toEqual({
+            q,
+            sql: run.sql,
+            details: expect.not.stringMatching(/SCAN submissions\b/) as unknown,
+          });
+        }
+      }
+    } finally {
+      await spy.destroy();
+    }
   });
 
   it("serve a three-letter term's page by name from the postings' key, without sorting the matches (SQLite)", async () => {
