@@ -48,6 +48,11 @@ export function createSqliteDatabase(file: string): { db: Db; statements: Statem
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
+  // 64 MB of page cache instead of SQLite's 2 MB: at a million submissions the search postings'
+  // index alone is half a gigabyte, and an import's inserts, each touching some twenty places in
+  // it, thrashed the default cache (a 3,000-row insert: 3.8 s, 2.0 s with this). Pages are
+  // allocated as they are read, so a small database uses little of it.
+  sqlite.pragma("cache_size = -65536");
   const statements = new StatementCache(sqlite);
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) }),

@@ -27,14 +27,12 @@ export interface BulkUpdate {
 }
 
 /**
- * Rows per UPDATE. One statement per 500-row chunk was the plan, and SQLite runs it well, but on
- * PostgreSQL the search grams' statement trigger (migration 009) plans its queries on the
- * statement's changed rows once per connection and keeps that plan: after a one-row edit on the
- * same connection, a 100-row UPDATE spent 1.1 s in that trigger and a 500-row one minutes. Measured
- * with that cached plan: 4.3 ms a row one at a time, 1.2 to 1.4 ms a row in statements of 10 to
- * 20, 3.4 ms in statements of 50. Once the trigger plans per call, this can go up to 500.
+ * Rows per UPDATE: one statement per 500-row chunk. (On PostgreSQL the search postings' update
+ * trigger once tested each gram with a correlated EXISTS that PL/pgSQL planned for the first
+ * statement it saw; a 500-row UPDATE after a one-row edit took minutes, and this was 20. The
+ * trigger now joins the old and new rows once.)
  */
-const UPDATE_ROWS = 20;
+const UPDATE_ROWS = 500;
 
 /** The columns fieldsToColumns writes, in its order; the document flags are integers, the rest text. */
 const ALL_COLUMNS = Object.keys(fieldsToColumns(blankFields())).filter(
