@@ -30,6 +30,8 @@ import {
   searchTermGrams,
   SEARCH_GRAM_LENGTH,
   countShortTermMatches,
+  hotQuery,
+  runHotQuery,
   shortSearchTerm,
   shortTermMatchCondition,
   submissionSearchCondition,
@@ -322,7 +324,7 @@ const LIST_LIMITS: ListLimits = { totalCap: LIST_TOTAL_CAP, fewMatches: 2_000, w
 
 /** The list's order: the sort column, then the id so pages never overlap or skip a row. */
 function orderColumns(
-  query: SubmissionListQuery,
+  query: Pick<SubmissionListQuery, "sort">,
 ): ("id" | (typeof SORT_COLUMNS)[SubmissionSort])[] {
   const column = SORT_COLUMNS[query.sort];
   // Index numbers are unique: their unique index gives the order without the tie-breaker, which
@@ -364,11 +366,59 @@ async function countMatches(
   return Number(count);
 }
 
+/** The filters besides the term: the query was parsed by its schema, so unset ones are undefined. */
+const FILTER_KEYS = Object.keys(submissionFiltersSchema.shape).filter(
+  (key): key is Exclude<keyof SubmissionFilters, "q"> => key !== "q",
+);
+
 /** Whether the query has a filter besides its term. */
 function isFiltered(query: SubmissionListQuery): boolean {
-  return Object.values(submissionFiltersSchema.parse({ ...query, q: undefined })).some(
-    (value) => value !== undefined,
-  );
+  return FILTER_KEYS.some((key) => query[key] !== undefined);
+}
+
+/**
+ * The list with no term and no filter, its busiest form (every administrator's first view):
+ * the capped count and one page query per sort and order, compiled once (hotQuery) instead of
+ * built by Kysely on every request. Placeholders: the cap; the page size, then the offset.
+ */
+const plainListCount = hotQuery("list_plain_count", (db: Kysely<Database>) =>
+  db
+    .selectFrom((eb) =>
+      eb.selectFrom("submissions").select("submissions.id").limit(LIST_TOTAL_CAP).as("capped"),
+    )
+    .select((eb) => eb.fn.countAll<number>().as("count")),
+);
+
+const plainListPages = new Map(
+  Object.keys(SORT_COLUMNS).flatMap((sort) =>
+    (["asc", "desc"] as const).map((order) => {
+      const columns = orderColumns({ sort: sort as SubmissionSort });
+      const key = `${sort} ${order}`;
+      return [
+        key,
+        hotQuery(`list_plain_${sort}_${order}`, (db: Kysely<Database>) =>
+          columns
+            .reduce(
+              (acc, column) => acc.orderBy(column, order),
+              db.selectFrom("submissions").selectAll(),
+            )
+            .limit(25)
+            .offset(0),
+        ),
+      ] as const;
+    }),
+  ),
+);
+
+async function countPlainList(db: Executor, limit: number): Promise<number> {
+  const [row] = await runHotQuery(db, plainListCount, [limit]);
+  return Number(row?.count ?? 0);
+}
+
+async function plainListPage(db: Executor, query: SubmissionListQuery): Promise<SubmissionRow[]> {
+  const page = plainListPages.get(`${query.sort} ${query.order}`);
+  if (page === undefined) throw new Error(`No list query for ${query.sort} ${query.order}.`);
+  return runHotQuery(db, page, [query.pageSize, (query.page - 1) * query.pageSize]);
 }
 
 /**
@@ -416,8 +466,13 @@ export async function listSubmissions(
   const short = term !== undefined && !filtered ? shortSearchTerm(term) : undefined;
   const shortCounted =
     short !== undefined ? await countShortTermMatches(db, short, totalCap + 1) : undefined;
+  const plainList = term === undefined && !filtered;
   // Counting stops one past the cap: a common term's count costs no more than the cap's worth.
-  const matched = shortCounted ?? (await countMatches(db, query, where, totalCap + 1));
+  const matched =
+    shortCounted ??
+    (plainList
+      ? await countPlainList(db, totalCap + 1)
+      : await countMatches(db, query, where, totalCap + 1));
   const totalCapped = matched > totalCap;
   const total = Math.min(matched, totalCap);
   // The rows this page holds: all that remain after the offset, unless the count stopped early.
@@ -451,7 +506,7 @@ export async function listSubmissions(
   const grams = term !== undefined && query.sort === "name" ? searchTermGrams(term) : undefined;
   let rows: SubmissionRow[];
   if (expected === 0) rows = [];
-  else if (term === undefined && !filtered) rows = await plain();
+  else if (plainList) rows = await plainListPage(db, query);
   else if (grams?.[0] !== undefined && term?.length === SEARCH_GRAM_LENGTH && !filtered) {
     // Every posting of a three-letter term's one gram is a match: the page is a range of them.
     rows = await postingsPage(db, query, grams[0]);
