@@ -594,6 +594,21 @@ interface SearchGramsTable {
   submission_id: number;
 }
 
+/** The submissions of a page of postings (their ids, in name order), in that order. */
+function submissionsOfPage<DB, TB extends keyof DB>(
+  db: Executor,
+  page: SelectQueryBuilder<DB, TB, { submission_id: number }>,
+  direction: "asc" | "desc",
+): Promise<SubmissionRow[]> {
+  return db
+    .selectFrom("submissions")
+    .innerJoin(page.as("page"), "page.submission_id", "submissions.id")
+    .selectAll("submissions")
+    .orderBy("submissions.student_name", direction)
+    .orderBy("submissions.id", direction)
+    .execute();
+}
+
 function withPostings(db: Executor) {
   const k: Kysely<Database> = db;
   return k.withTables<{ submission_search_grams: SearchGramsTable }>();
@@ -619,13 +634,7 @@ async function postingsPage(
     .orderBy("submission_id", direction)
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
-  return postings
-    .selectFrom("submissions")
-    .innerJoin(page.as("page"), "page.submission_id", "submissions.id")
-    .selectAll("submissions")
-    .orderBy("submissions.student_name", direction)
-    .orderBy("submissions.id", direction)
-    .execute();
+  return submissionsOfPage(db, page, direction);
 }
 
 /**
@@ -704,13 +713,7 @@ async function walkPostings(
     .orderBy("g.submission_id", direction)
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
-  return postings
-    .selectFrom("submissions")
-    .innerJoin(page.as("page"), "page.submission_id", "submissions.id")
-    .selectAll("submissions")
-    .orderBy("submissions.student_name", direction)
-    .orderBy("submissions.id", direction)
-    .execute();
+  return submissionsOfPage(db, page, direction);
 }
 
 /** The next `limit` matching submissions after `afterId`, in id order: the export's keyset pages. */
