@@ -244,15 +244,19 @@ describe("graceful shutdown", () => {
       text: "hello",
       template: { name: "test" },
     });
+    // At debug the server says when a request arrives (docs/decisions/012-request-logging.md).
     const server = await serve({
       DATABASE_URL: database.url,
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      LOG_LEVEL: "debug",
     });
     try {
       await until(() => smtp.sockets.size > 0);
       const upload = slowUpload(server.port, token, indexNumber, uniquePdf());
       // The server has the request (its headers); half of the file is still to come.
-      await server.waitForLine(/"url":"\/api\/submissions\/81000001\/documents\/supervisorForm"/);
+      await server.waitForLine(
+        /"path":"\/api\/submissions\/81000001\/documents\/supervisorForm".*"incoming request"/,
+      );
 
       server.child.kill("SIGTERM");
       await server.waitForLine(/shutting down/);
@@ -289,10 +293,16 @@ describe("graceful shutdown", () => {
   it("cuts a request still running at the deadline, leaves nothing of it, and still exits 0", async () => {
     const indexNumber = "81000002";
     const { token } = await studentWithSubmission(indexNumber);
-    const server = await serve({ DATABASE_URL: database.url, ETS_SHUTDOWN_DEADLINE_SECONDS: "1" });
+    const server = await serve({
+      DATABASE_URL: database.url,
+      ETS_SHUTDOWN_DEADLINE_SECONDS: "1",
+      LOG_LEVEL: "debug",
+    });
     try {
       const upload = slowUpload(server.port, token, indexNumber, uniquePdf());
-      await server.waitForLine(/"url":"\/api\/submissions\/81000002\/documents\/supervisorForm"/);
+      await server.waitForLine(
+        /"path":"\/api\/submissions\/81000002\/documents\/supervisorForm".*"incoming request"/,
+      );
 
       server.child.kill("SIGTERM");
       // The rest of the file never comes: the deadline ends the connection without an answer.
