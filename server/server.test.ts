@@ -64,6 +64,8 @@ interface ServerProcess {
   lines: string[];
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   exited: Promise<number | null>;
+  /** Kills the server at once if it still runs: tsx's process and the server it started. */
+  kill(): void;
 }
 
 /** The real entry point as a process of its own, listening on a port of its own. */
@@ -89,6 +91,9 @@ async function serve(env: Record<string, string>): Promise<ServerProcess> {
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      // A process group of its own: tsx runs the server as its child, which a kill of tsx alone
+      // would leave running (a failed test left servers behind), so kill() stops the group.
+      detached: true,
     },
   );
   const lines: string[] = [];
@@ -118,8 +123,18 @@ async function serve(env: Record<string, string>): Promise<ServerProcess> {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  await waitForLine(/ETS Tracking is running at/);
-  return { child, port, lines, waitForLine, exited };
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      process.kill(-child.pid, "SIGKILL");
+    }
+  };
+  try {
+    await waitForLine(/ETS Tracking is running at/);
+  } catch (error) {
+    kill();
+    throw error;
+  }
+  return { child, port, lines, waitForLine, exited, kill };
 }
 
 /** What a connection attempt to the port gives: "connected" or the error's code. */
@@ -285,7 +300,7 @@ describe("graceful shutdown", () => {
           .executeTakeFirst(),
       ).toEqual({ status: "pending", attempts: 1 });
     } finally {
-      if (server.child.exitCode === null) server.child.kill("SIGKILL");
+      server.kill();
       await smtp.stop();
     }
   });
@@ -311,7 +326,7 @@ describe("graceful shutdown", () => {
       expect(server.lines.join("\n")).toMatch(/shutdown deadline reached/);
       expect(await versionsOf(indexNumber)).toEqual([]);
     } finally {
-      if (server.child.exitCode === null) server.child.kill("SIGKILL");
+      server.kill();
     }
   });
 });
