@@ -45,16 +45,9 @@ export async function notifyWorkflowChanges(
   actorUserId: number | null,
   at: string,
 ): Promise<void> {
-  const lines = changes.flatMap((change) =>
-    isWorkflowField(change.field)
-      ? [describeWorkflowMove(change.field, change.from, change.to)]
-      : [],
-  );
-  if (lines.length === 0) return;
-  const title = lines.length === 1 ? (lines[0] ?? null) : "Your thesis submission has moved on";
-  const body = `Your thesis submission (${submission.indexNumber}) has been updated:\n${lines
-    .map((line) => `- ${line}`)
-    .join("\n")}`;
+  const notice = workflowNotice(submission.indexNumber, changes);
+  if (notice === null) return;
+  const { lines, title, body } = notice;
   await insertMessage(trx, {
     submissionId: submission.id,
     title,
@@ -66,6 +59,32 @@ export async function notifyWorkflowChanges(
     name: "submission_update",
     params: { indexNumber: submission.indexNumber, changes: lines },
   });
+}
+
+/**
+ * The words of a workflow notice (the message's title and body, also the mail's) and its lines,
+ * one per stage or examiner move; null when the changes move nothing the student is told about.
+ */
+export function workflowNotice(
+  indexNumber: string,
+  changes: readonly FieldChange[],
+): { lines: string[]; title: string; body: string } | null {
+  const lines = changes.flatMap((change) =>
+    isWorkflowField(change.field)
+      ? [describeWorkflowMove(change.field, change.from, change.to)]
+      : [],
+  );
+  if (lines.length === 0) return null;
+  const title = lines.length === 1 ? (lines[0] ?? "") : "Your thesis submission has moved on";
+  const body = `Your thesis submission (${indexNumber}) has been updated:\n${lines
+    .map((line) => `- ${line}`)
+    .join("\n")}`;
+  return { lines, title, body };
+}
+
+/** A mail to a student: the greeting, the notice's body and the way back to the product. */
+export function studentMailText(greetingName: string, body: string, link: string): string {
+  return `Dear ${greetingName},\n\n${body}\n\nSee your submission's progress and messages at ${link}\n\nSchool of Graduate Studies`;
 }
 
 /** A school's decision on one uploaded document, as the student is told about it. */
@@ -216,12 +235,14 @@ async function mailStudent(
 ): Promise<void> {
   const account = await findStudentAccount(trx, submission.indexNumber);
   if (!account) return;
-  const greeting = `Dear ${account.name ?? submission.studentName},`;
-  const link = `${config.publicUrl}${page}`;
   await enqueueMail(trx, {
     to: account.email,
     subject,
-    text: `${greeting}\n\n${body}\n\nSee your submission's progress and messages at ${link}\n\nSchool of Graduate Studies`,
+    text: studentMailText(
+      account.name ?? submission.studentName,
+      body,
+      `${config.publicUrl}${page}`,
+    ),
     template,
   });
 }

@@ -1,10 +1,11 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Submission, SubmissionFields } from "../../common/submission.js";
-import { DOCUMENTS, describeWorkflowMove } from "../../common/workflow.js";
+import { DOCUMENTS } from "../../common/workflow.js";
 import type { Config } from "../config.js";
 import { nowIso } from "../db/database.js";
 import { conflict } from "../errors.js";
-import { isWorkflowField, type FieldChange } from "./changes.js";
+import { studentMailText, workflowNotice } from "../messages/service.js";
+import type { FieldChange } from "./changes.js";
 import { documentColumns, fieldsToColumns, type Executor } from "./repository.js";
 
 /**
@@ -142,7 +143,8 @@ const INSERT_ROWS = 500;
  * notifyWorkflowChanges (server/messages/service.ts) for many submissions: the same message in the
  * Messages tab and the same mail to each student with an account, in one lookup of the accounts
  * and one INSERT per 500 messages and per 500 mails, instead of three statements per submission.
- * The words are notifyWorkflowChanges's; bulk-write.test.ts compares the rows both write.
+ * The words are workflowNotice's, as notifyWorkflowChanges's; bulk-write.test.ts compares the rows
+ * both write.
  */
 export async function notifyWorkflowChangesInBulk(
   trx: Executor,
@@ -152,17 +154,8 @@ export async function notifyWorkflowChangesInBulk(
   at: string,
 ): Promise<void> {
   const worded = notices.flatMap(({ submission, changes }) => {
-    const lines = changes.flatMap((change) =>
-      isWorkflowField(change.field)
-        ? [describeWorkflowMove(change.field, change.from, change.to)]
-        : [],
-    );
-    if (lines.length === 0) return [];
-    const title = lines.length === 1 ? (lines[0] ?? null) : "Your thesis submission has moved on";
-    const body = `Your thesis submission (${submission.indexNumber}) has been updated:\n${lines
-      .map((line) => `- ${line}`)
-      .join("\n")}`;
-    return [{ submission, lines, title, body }];
+    const notice = workflowNotice(submission.indexNumber, changes);
+    return notice === null ? [] : [{ submission, ...notice }];
   });
   if (worded.length === 0) return;
   for (let start = 0; start < worded.length; start += INSERT_ROWS) {
@@ -203,12 +196,15 @@ export async function notifyWorkflowChangesInBulk(
   const mails = worded.flatMap((notice) => {
     const account = accounts.get(notice.submission.indexNumber);
     if (!account) return [];
-    const greeting = `Dear ${account.name ?? notice.submission.studentName},`;
     return [
       {
         to_address: account.email,
         subject: `ETS Tracking: ${notice.title}`,
-        text_body: `${greeting}\n\n${notice.body}\n\nSee your submission's progress and messages at ${link}\n\nSchool of Graduate Studies`,
+        text_body: studentMailText(
+          account.name ?? notice.submission.studentName,
+          notice.body,
+          link,
+        ),
         html_body: null,
         reply_to: null,
         template: JSON.stringify({
