@@ -22,26 +22,45 @@ export async function enqueueMail(
   mail: OutgoingMail,
   now: Date = new Date(),
 ): Promise<number> {
-  const at = nowIso(now);
   const row = await db
     .insertInto("outbox")
-    .values({
-      to_address: mail.to,
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html ?? null,
-      reply_to: mail.replyTo ?? null,
-      template: JSON.stringify(mail.template),
-      status: "pending",
-      attempts: 0,
-      next_attempt_at: at,
-      last_error: null,
-      created_at: at,
-      sent_at: null,
-    })
+    .values(outboxRow(mail, nowIso(now)))
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Queues many mails in the caller's transaction, 500 rows per INSERT (an import's notices). */
+export async function enqueueMails(
+  db: Executor,
+  mails: readonly OutgoingMail[],
+  now: Date = new Date(),
+): Promise<void> {
+  const at = nowIso(now);
+  for (let start = 0; start < mails.length; start += 500) {
+    await db
+      .insertInto("outbox")
+      .values(mails.slice(start, start + 500).map((mail) => outboxRow(mail, at)))
+      .execute();
+  }
+}
+
+/** A pending mail's row: due at once, no attempt yet. */
+function outboxRow(mail: OutgoingMail, at: string) {
+  return {
+    to_address: mail.to,
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html ?? null,
+    reply_to: mail.replyTo ?? null,
+    template: JSON.stringify(mail.template),
+    status: "pending" as const,
+    attempts: 0,
+    next_attempt_at: at,
+    last_error: null,
+    created_at: at,
+    sent_at: null,
+  };
 }
 
 /** Mail the worker gave up on, newest first, for the administrators' page. No bodies: they may hold codes. */

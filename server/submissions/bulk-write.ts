@@ -2,8 +2,8 @@ import { sql, type RawBuilder } from "kysely";
 import type { Submission, SubmissionFields } from "../../common/submission.js";
 import { DOCUMENTS } from "../../common/workflow.js";
 import type { Config } from "../config.js";
-import { nowIso } from "../db/database.js";
 import { conflict } from "../errors.js";
+import { enqueueMails } from "../mail/outbox.js";
 import { studentMailText, workflowNotice } from "../messages/service.js";
 import type { FieldChange } from "./changes.js";
 import { documentColumns, fieldsToColumns, type Executor } from "./repository.js";
@@ -191,39 +191,22 @@ export async function notifyWorkflowChangesInBulk(
     }
   }
   const link = `${config.publicUrl}/dashboard/messages`;
-  // enqueueMail's time: when the mail was queued, which the outbox's worker goes by.
-  const queuedAt = nowIso();
-  const mails = worded.flatMap((notice) => {
-    const account = accounts.get(notice.submission.indexNumber);
-    if (!account) return [];
-    return [
-      {
-        to_address: account.email,
-        subject: `ETS Tracking: ${notice.title}`,
-        text_body: studentMailText(
-          account.name ?? notice.submission.studentName,
-          notice.body,
-          link,
-        ),
-        html_body: null,
-        reply_to: null,
-        template: JSON.stringify({
-          name: "submission_update",
-          params: { indexNumber: notice.submission.indexNumber, changes: notice.lines },
-        }),
-        status: "pending" as const,
-        attempts: 0,
-        next_attempt_at: queuedAt,
-        last_error: null,
-        created_at: queuedAt,
-        sent_at: null,
-      },
-    ];
-  });
-  for (let start = 0; start < mails.length; start += INSERT_ROWS) {
-    await trx
-      .insertInto("outbox")
-      .values(mails.slice(start, start + INSERT_ROWS))
-      .execute();
-  }
+  await enqueueMails(
+    trx,
+    worded.flatMap((notice) => {
+      const account = accounts.get(notice.submission.indexNumber);
+      if (!account) return [];
+      return [
+        {
+          to: account.email,
+          subject: `ETS Tracking: ${notice.title}`,
+          text: studentMailText(account.name ?? notice.submission.studentName, notice.body, link),
+          template: {
+            name: "submission_update",
+            params: { indexNumber: notice.submission.indexNumber, changes: notice.lines },
+          },
+        },
+      ];
+    }),
+  );
 }
