@@ -203,9 +203,17 @@ describe("kill -9 of one of three servers under reads and writes", () => {
     await cluster.kill(victim, "SIGKILL");
     await sleep(4000);
     await traffic.stop();
+    // Started again at once, before the checks: a failed check must not leave the next test a
+    // server short (it once found this victim's SIGKILL where it expected its own SIGTERM's exit).
+    await cluster.restart(victim);
     const { reads, writes } = traffic;
 
-    const failedReads = reads.filter((o) => !succeeded(o));
+    // A read the victim had begun to answer when it died cannot be retried: nginx has passed its
+    // headers on, and the client sees the answer cut off (no status), never a wrong one. Every
+    // other read, and every read sent after the kill, is answered.
+    const cutOffMidAnswer = (o: Outcome) =>
+      o.status === null && o.startedAt <= killedAt && o.endedAt >= killedAt;
+    const failedReads = reads.filter((o) => !succeeded(o) && !cutOffMidAnswer(o));
     const writesCutOff = writes.filter((o) => !succeeded(o));
     // Traffic really was spread over the three servers, and the victim really stopped answering.
     const before = new Set(reads.filter((o) => o.endedAt < killedAt).map(answeredBy));
@@ -226,7 +234,6 @@ describe("kill -9 of one of three servers under reads and writes", () => {
     );
 
     // The killed server, started again, takes traffic again without touching the others.
-    await cluster.restart(victim);
     await waitUntil("nginx sends reads to the restarted server again", async () => {
       const o = await send(cluster.url, "/api/submissions?q=Edit&page=1", {
         headers: admin.bearer,

@@ -29,8 +29,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const smtp = await startSmtpPeer({
     onMail: (mail) => {
       counter += 1;
+      const name = `${String(counter).padStart(5, "0")}.json`;
+      // Written beside the folder, then renamed into it: a test reading the folder in another
+      // process never sees a mail half written (it did on a slow machine: "Unexpected end of JSON
+      // input"). A rename within one file system is atomic.
+      const partial = path.join(work, `${name}.partial`);
       fs.writeFileSync(
-        path.join(mailDir, `${String(counter).padStart(5, "0")}.json`),
+        partial,
         JSON.stringify({
           to: mail.to,
           subject: mail.subject,
@@ -38,6 +43,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           receivedAt: mail.receivedAt,
         }),
       );
+      fs.renameSync(partial, path.join(mailDir, name));
     },
   });
 
