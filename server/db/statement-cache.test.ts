@@ -102,6 +102,62 @@ describe("the prepared statement cache", () => {
     cache.close();
   });
 
+  it("builds every reading statement's rows as better-sqlite3's own row objects would be", () => {
+    const { sqlite, cache } = scratch();
+    sqlite.exec(
+      `create table u (id integer primary key, t_id integer, "odd ""name""" text, n real, b blob);
+       insert into t (x) values ('a'), (null), ('c');
+       insert into u (t_id, "odd ""name""", n, b) values
+         (1, 'q', 1.5, x'00ff'), (3, null, -2, null)`,
+    );
+    const reads: [string, unknown[]][] = [
+      ["select * from t order by id", []],
+      ["select * from u order by id", []],
+      // Two columns named id: the later one wins, in both modes.
+      ["select t.*, u.* from t left join u on u.t_id = t.id order by t.id", []],
+      ["select x, x as y, count(*) as \"count(*)\", 1 + 1 from t where id > ? group by x", [1]],
+      ["select * from u where id = ?", [404]],
+      ["insert into t (x) values (?) returning id, x", ["d"]],
+    ];
+    for (const [sql, parameters] of reads) {
+      const plain = sqlite.prepare(sql);
+      // The insert runs once only: its returned row is compared with the row it wrote.
+      const expected = sql.startsWith("insert")
+        ? null
+        : (plain.all(...parameters) as Record<string, unknown>[]);
+      const actual = cache.prepare(sql).all(parameters) as Record<string, unknown>[];
+      const compared =
+        expected ?? (sqlite.prepare("select id, x from t order by id desc limit 1").all() as unknown[]);
+      expect(actual).toEqual(compared);
+      // Own fields only, in the same order, with nothing on the prototype.
+      for (const [i, row] of actual.entries()) {
+        expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+        expect(Object.keys(row)).toEqual(Object.keys(compared[i] as object));
+      }
+    }
+    const iterated = [...cache.prepare("select * from u order by id").iterate([])];
+    expect(iterated).toEqual(sqlite.prepare("select * from u order by id").all());
+    // A column named __proto__ is an own field of the row, not its prototype (better-sqlite3's
+    // own objects drop it: a string cannot be a prototype).
+    const [odd] = cache.prepare(`select 'p' as "__proto__", 1 as one`).all([]) as object[];
+    expect(Object.getOwnPropertyDescriptor(odd, "__proto__")?.value).toBe("p");
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+    cache.close();
+  });
+
+  it("names the columns anew when a statement run through it changes the schema", () => {
+    const { sqlite, cache } = scratch();
+    sqlite.exec("insert into t (x) values ('a')");
+    const all = "select * from t";
+    expect(cache.prepare(all).all([])).toEqual([{ id: 1, x: "a" }]);
+    // A renamed column: as many values as before, under another name.
+    cache.prepare("alter table t rename column x to label").run([]);
+    expect(cache.prepare(all).all([])).toEqual([{ id: 1, label: "a" }]);
+    cache.prepare("alter table t add column extra text default 'e'").run([]);
+    expect(cache.prepare(all).all([])).toEqual([{ id: 1, label: "a", extra: "e" }]);
+    cache.close();
+  });
+
   it("refuses a capacity below one", () => {
     const sqlite = new SQLite(":memory:");
     expect(() => new StatementCache(sqlite, 0)).toThrow(/at least one/);
