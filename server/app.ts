@@ -241,6 +241,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       preCompressed: true,
       // The copies are alternate encodings of their file, not pages of their own.
       globIgnore: ["**/*.br", "**/*.gz"],
+      // Hashed assets are never revalidated and index.html revalidates by its ETag, so
+      // Last-Modified says nothing new; byte ranges of a script are never asked for, and of a
+      // pre-compressed copy they would be ranges of the compressed bytes. Each header left out is
+      // about 25 to 45 bytes on every script a page loads (issue 11: JavaScript transferred).
+      lastModified: false,
+      acceptRanges: false,
       setHeaders: (reply, filePath) => {
         reply.header("cache-control", cacheControlFor(path.relative(webRoot, filePath)));
       },

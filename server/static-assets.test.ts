@@ -11,6 +11,7 @@ import { createTestDatabase, testConfig, type TestDatabase } from "./testing/tes
 import { createUser, makeSubmission, type TestUser } from "./testing/factories.js";
 import { addDocumentVersion, uniquePdf } from "./testing/documents.js";
 import { resolveFromRoot } from "./paths.js";
+import { NOT_A_DOCUMENT_POLICY } from "./http/security-headers.js";
 
 /**
  * The web app's files leave with the build's brotli or gzip copy and a cache lifetime that suits
@@ -170,6 +171,30 @@ describe("index.html and the other files", () => {
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers["cache-control"]).toBe("no-cache");
     expect(plain.body).toBe(indexHtml);
+  });
+
+  it("gives pages the page's security headers and scripts the short set, 304s included", async () => {
+    const page = await get("/dashboard/status");
+    expect(page.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(page.headers["cross-origin-opener-policy"]).toBe("same-origin");
+    const notModified = await get("/", { "if-none-match": String(page.headers.etag) });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.headers["content-security-policy"]).toBe(
+      page.headers["content-security-policy"],
+    );
+    const asset = await get("/assets/index-abc123.js", { "accept-encoding": "br" });
+    expect(asset.headers["content-security-policy"]).toBe(NOT_A_DOCUMENT_POLICY);
+    // Revalidated by ETag only; no byte ranges.
+    expect(asset.headers["last-modified"]).toBeUndefined();
+    expect(asset.headers["accept-ranges"]).toBeUndefined();
+    expect(asset.headers["x-content-type-options"]).toBe("nosniff");
+    expect(asset.headers["cross-origin-opener-policy"]).toBeUndefined();
+    const assetAgain = await get("/assets/index-abc123.js", {
+      "accept-encoding": "br",
+      "if-none-match": String(asset.headers.etag),
+    });
+    expect(assetAgain.statusCode).toBe(304);
+    expect(assetAgain.headers["content-security-policy"]).toBe(NOT_A_DOCUMENT_POLICY);
   });
 
   it("answers a revalidation of index.html with 304 while it is unchanged", async () => {
