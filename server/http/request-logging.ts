@@ -1,7 +1,6 @@
 import {
   LogController,
   type FastifyBaseLogger,
-  type FastifyLogFn,
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
@@ -24,7 +23,7 @@ export class AccessLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
     // Said once, when the request is done (requestCompleted), with its outcome. At debug the start
     // is said too, for requests whose client goes away before an answer (those get no end line).
-    if (this.isLogDisabled(request)) return;
+    if (this.isLogDisabled(request) || !enabled(request.log, "debug")) return;
     request.log.debug({ method: request.method, path: pathOf(request.url) }, "incoming request");
   }
 
@@ -36,6 +35,8 @@ export class AccessLogController extends LogController {
     if (this.isLogDisabled(request)) return;
     // The root logger with the request id as a field: no child logger is built for the line.
     const log = request.server.log;
+    // The line is not even built when its level is not written (the bench runs at warn).
+    if (!enabled(log, error ? "error" : "info")) return;
     const line = accessLine(request, reply);
     if (error) log.error({ ...line, err: error }, "request errored");
     else log.info(line, "request completed");
@@ -86,30 +87,75 @@ export function lazyChildLogger(
   bindings: Bindings,
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
-  let child: FastifyBaseLogger | undefined;
-  const real = (): FastifyBaseLogger => (child ??= parent.child(bindings, options));
-  const threshold = () => LEVEL_VALUES[child?.level ?? options.level ?? parent.level] ?? 0;
-  const at =
-    (level: Level): FastifyLogFn =>
-    (...args: unknown[]) => {
-      if ((LEVEL_VALUES[level] ?? 0) < threshold()) return;
-      const logger = real();
-      Reflect.apply(logger[level], logger, args);
-    };
-  return {
-    get level() {
-      return child?.level ?? options.level ?? parent.level;
-    },
-    set level(value: string) {
-      real().level = value;
-    },
-    trace: at("trace"),
-    debug: at("debug"),
-    info: at("info"),
-    warn: at("warn"),
-    error: at("error"),
-    fatal: at("fatal"),
-    silent: () => undefined,
-    child: (more, moreOptions) => real().child(more, moreOptions),
-  };
+  return new LazyChildLogger(parent, bindings, options);
+}
+
+/** Whether a line at this level would be written by this logger. */
+function enabled(log: FastifyBaseLogger, level: Level): boolean {
+  return (LEVEL_VALUES[level] ?? 0) >= (LEVEL_VALUES[log.level] ?? 0);
+}
+
+/**
+ * A request's logger, made on every request: one object whose methods live on its prototype,
+ * rather than a closure per level, so a request that writes nothing costs one small allocation.
+ */
+class LazyChildLogger implements FastifyBaseLogger {
+  #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #real(): FastifyBaseLogger {
+    return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
+  }
+
+  #write(level: Level, args: unknown[]): void {
+    if ((LEVEL_VALUES[level] ?? 0) < (LEVEL_VALUES[this.level] ?? 0)) return;
+    const logger = this.#real();
+    Reflect.apply(logger[level], logger, args);
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(value: string) {
+    this.#real().level = value;
+  }
+
+  trace(...args: unknown[]): void {
+    this.#write("trace", args);
+  }
+
+  debug(...args: unknown[]): void {
+    this.#write("debug", args);
+  }
+
+  info(...args: unknown[]): void {
+    this.#write("info", args);
+  }
+
+  warn(...args: unknown[]): void {
+    this.#write("warn", args);
+  }
+
+  error(...args: unknown[]): void {
+    this.#write("error", args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.#write("fatal", args);
+  }
+
+  silent(): void {}
+
+  child(more: Bindings, moreOptions?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#real().child(more, moreOptions);
+  }
 }
