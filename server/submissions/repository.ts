@@ -1,5 +1,6 @@
 import {
   sql,
+  type AliasedExpression,
   type Expression,
   type ExpressionBuilder,
   type Kysely,
@@ -34,6 +35,7 @@ import {
   runHotQuery,
   shortSearchTerm,
   shortTermMatchCondition,
+  shortTermNamePage,
   submissionSearchCondition,
 } from "../db/dialect.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
@@ -307,6 +309,16 @@ export async function countDocumentsToReview(
   return counts;
 }
 
+/** countDocumentsToReview's map, from rows that carry their own count. */
+function documentsToReviewOf(rows: readonly PlainPageRow[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const row of rows) {
+    const count = Number(row.documents_to_review ?? 0);
+    if (count > 0) counts.set(row.id, count);
+  }
+  return counts;
+}
+
 /** How the list decides between its ways of finding a page; tests pass small ones. */
 export interface ListLimits {
   /** The total is counted up to this many (LIST_TOTAL_CAP); past it, totalCapped. */
@@ -318,9 +330,20 @@ export interface ListLimits {
   fewMatches: number;
   /** How many rows of the sort index a dense search walks before it turns to its matches first. */
   walkRows: number;
+  /**
+   * A one- or two-letter term sorted by name merges its page from the first (offset + page size)
+   * postings of each gram containing it when that makes at most this many postings in all
+   * (shortTermNamePage, PostgreSQL). Past it (a single letter's hundreds of grams), the walk.
+   */
+  mergedPostings: number;
 }
 
-const LIST_LIMITS: ListLimits = { totalCap: LIST_TOTAL_CAP, fewMatches: 2_000, walkRows: 5_000 };
+const LIST_LIMITS: ListLimits = {
+  totalCap: LIST_TOTAL_CAP,
+  fewMatches: 2_000,
+  walkRows: 5_000,
+  mergedPostings: 5_000,
+};
 
 /** The list's order: the sort column, then the id so pages never overlap or skip a row. */
 function orderColumns(
@@ -400,7 +423,21 @@ const plainListPages = new Map(
           columns
             .reduce(
               (acc, column) => acc.orderBy(column, order),
-              db.selectFrom("submissions").selectAll(),
+              db
+                .selectFrom("submissions")
+                .selectAll("submissions")
+                // The documents waiting for review, in the page's own statement: on PostgreSQL
+                // the list's last round trip (countDocumentsToReview's, for the other pages).
+                .select((eb) =>
+                  eb
+                    .selectFrom("submission_documents")
+                    .select(eb.fn.countAll<number | string>().as("count"))
+                    .whereRef("submission_documents.submission_id", "=", "submissions.id")
+                    // Written into the SQL: the page's only placeholders are its size and offset.
+                    .where("submission_documents.is_current", "=", sql.lit(1))
+                    .where("submission_documents.review_state", "=", sql.lit("pending"))
+                    .as("documents_to_review"),
+                ),
             )
             .limit(25)
             .offset(0),
@@ -415,7 +452,10 @@ async function countPlainList(db: Executor, limit: number): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-async function plainListPage(db: Executor, query: SubmissionListQuery): Promise<SubmissionRow[]> {
+/** A row of the plain list's page: the submission and its documents waiting for review. */
+type PlainPageRow = SubmissionRow & { documents_to_review: number | string | null };
+
+async function plainListPage(db: Executor, query: SubmissionListQuery): Promise<PlainPageRow[]> {
   const page = plainListPages.get(`${query.sort} ${query.order}`);
   if (page === undefined) throw new Error(`No list query for ${query.sort} ${query.order}.`);
   return runHotQuery(db, page, [query.pageSize, (query.page - 1) * query.pageSize]);
@@ -438,16 +478,17 @@ async function plainListPage(db: Executor, query: SubmissionListQuery): Promise<
  * cluster where their first names sort ("yaa" at Y): a three-letter term with no filter takes its
  * page straight from its gram's postings, whatever the count; a longer term or a filter, with many
  * matches, walks the postings of its rarest gram rather than the whole sort index.
- * A one- or two-letter ASCII term alone is counted (SQLite) in the postings of the vocabulary's
- * grams that contain it, and when it has few matches, or no more than the cap and the walk fails,
- * they are taken from there too; a dense one's page still walks the sort index.
+ * A one- or two-letter ASCII term alone is counted in the postings of the vocabulary's grams that
+ * contain it, and when it has few matches, or no more than the cap and the walk fails, they are
+ * taken from there too; a dense one's page still walks the sort index. Sorted by name on
+ * PostgreSQL, a term with few grams merges its page from their postings (shortTermNamePage).
  */
 export async function listSubmissions(
   db: Executor,
   query: SubmissionListQuery,
   limits: Partial<ListLimits> = {},
 ): Promise<SubmissionPage> {
-  const { totalCap, fewMatches, walkRows } = { ...LIST_LIMITS, ...limits };
+  const { totalCap, fewMatches, walkRows, mergedPostings } = { ...LIST_LIMITS, ...limits };
   const where = matchesFilters(db, query);
   const term = query.q?.trim() || undefined;
   const columns = orderColumns(query);
@@ -461,15 +502,21 @@ export async function listSubmissions(
 
   const filtered = isFiltered(query);
   // A one- or two-letter ASCII term alone is counted in the postings of the grams containing it
-  // where the dialect can (countShortTermMatches): a rare term's count would otherwise read every
-  // row to find it has fewer than the cap.
+  // (countShortTermMatches): a rare term's count would otherwise read every row to find it has
+  // fewer than the cap.
   const short = term !== undefined && !filtered ? shortSearchTerm(term) : undefined;
   const shortCounted =
     short !== undefined ? await countShortTermMatches(db, short, totalCap + 1) : undefined;
   const plainList = term === undefined && !filtered;
+  // With no term and no filter the page does not depend on the count: both are asked at once, so
+  // on PostgreSQL they take one round trip's time instead of two (on SQLite they run in turn).
+  const plainPage = plainList ? plainListPage(db, query) : undefined;
+  // Handled at once, so a failure while the count is awaited is not an unhandled rejection: it is
+  // thrown where the page is awaited below (or dropped with the count's own failure).
+  plainPage?.catch(() => undefined);
   // Counting stops one past the cap: a common term's count costs no more than the cap's worth.
   const matched =
-    shortCounted ??
+    shortCounted?.matched ??
     (plainList
       ? await countPlainList(db, totalCap + 1)
       : await countMatches(db, query, where, totalCap + 1));
@@ -504,13 +551,24 @@ export async function listSubmissions(
 
   // Sorted by name, an ASCII term with a trigram has postings in name order (searchTermGrams).
   const grams = term !== undefined && query.sort === "name" ? searchTermGrams(term) : undefined;
+  // Sorted by name, a short term whose grams are few merges its page from their postings, which
+  // are in name order too (PostgreSQL; undefined on SQLite): what that reads is bounded, where the
+  // walk of the name index fails for a sparse term sorting late and the plain query walks further.
+  const namePage =
+    short !== undefined &&
+    shortCounted !== undefined &&
+    query.sort === "name" &&
+    shortCounted.grams * (offset + query.pageSize) <= mergedPostings
+      ? shortTermNamePage(db, short, direction, query.pageSize, offset)
+      : undefined;
   let rows: SubmissionRow[];
   if (expected === 0) rows = [];
-  else if (plainList) rows = await plainListPage(db, query);
+  else if (plainPage !== undefined) rows = await plainPage;
   else if (grams?.[0] !== undefined && term?.length === SEARCH_GRAM_LENGTH && !filtered) {
     // Every posting of a three-letter term's one gram is a match: the page is a range of them.
     rows = await postingsPage(db, query, grams[0]);
-  } else if (matched <= fewMatches) rows = await matchesFirst();
+  } else if (namePage !== undefined) rows = await submissionsOfPage(db, namePage, direction);
+  else if (matched <= fewMatches) rows = await matchesFirst();
   else if (term !== undefined && !walksWith(term)) rows = await plain();
   else {
     const walked =
@@ -532,10 +590,13 @@ export async function listSubmissions(
           : await plain();
   }
   const items = rows.map(rowToSubmission);
-  const documentsToReview = await countDocumentsToReview(
-    db,
-    items.map((s) => s.id),
-  );
+  const documentsToReview =
+    plainPage !== undefined
+      ? documentsToReviewOf(rows as PlainPageRow[])
+      : await countDocumentsToReview(
+          db,
+          items.map((s) => s.id),
+        );
   return { items, total, totalCapped, documentsToReview };
 }
 
@@ -595,14 +656,14 @@ interface SearchGramsTable {
 }
 
 /** The submissions of a page of postings (their ids, in name order), in that order. */
-function submissionsOfPage<DB, TB extends keyof DB>(
+function submissionsOfPage(
   db: Executor,
-  page: SelectQueryBuilder<DB, TB, { submission_id: number }>,
+  page: AliasedExpression<{ submission_id: number }, "page">,
   direction: "asc" | "desc",
 ): Promise<SubmissionRow[]> {
   return db
     .selectFrom("submissions")
-    .innerJoin(page.as("page"), "page.submission_id", "submissions.id")
+    .innerJoin(page, "page.submission_id", "submissions.id")
     .selectAll("submissions")
     .orderBy("submissions.student_name", direction)
     .orderBy("submissions.id", direction)
@@ -634,7 +695,7 @@ async function postingsPage(
     .orderBy("submission_id", direction)
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
-  return submissionsOfPage(db, page, direction);
+  return submissionsOfPage(db, page.as("page"), direction);
 }
 
 /**
@@ -713,7 +774,7 @@ async function walkPostings(
     .orderBy("g.submission_id", direction)
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
-  return submissionsOfPage(db, page, direction);
+  return submissionsOfPage(db, page.as("page"), direction);
 }
 
 /** The next `limit` matching submissions after `afterId`, in id order: the export's keyset pages. */
