@@ -300,7 +300,12 @@ export function csvRowsStream(pages: AsyncIterable<ExportCell[][]>): Readable {
     for await (const page of pages) {
       let text = "";
       for (const cells of page) text += exportCsvLine(cells);
-      yield text;
+      // Bytes, not the text: while a page waits in the socket's or the compressor's queue the
+      // next one is built, and a waiting string (500 lines joined, a tree of many pieces until it
+      // is flattened) lives through young-generation collections into the old generation, which
+      // is only collected much later. A Buffer's bytes are outside the heap. With brotli, a
+      // million rows grew the server's RSS by 43 MB instead of 109 (SQLite, bench-bulk).
+      yield Buffer.from(text, "utf8");
     }
   }
   return Readable.from(lines());
@@ -350,7 +355,8 @@ export function xlsxRowsStream(pages: AsyncIterable<ExportCell[][]>, now = new D
     for await (const page of pages) {
       let xml = "";
       for (const cells of page) xml += sheetRow(cells, (row += 1));
-      yield xml;
+      // Bytes, not text, for the reason csvRowsStream gives.
+      yield Buffer.from(xml, "utf8");
     }
     yield XLSX_PARTS.sheetEnd;
   }

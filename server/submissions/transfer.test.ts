@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECORD_COLUMNS, emptyDocuments } from "../../common/submission.js";
@@ -393,6 +394,41 @@ describe("export", () => {
     const ids = rows.map((row) => Number(row[0]));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(1205);
+  });
+
+  it("compresses the CSV export with brotli or gzip to the same bytes, and never the XLSX", async () => {
+    const url = "/api/admin/export?programme=PhD%20Bulk%20Export";
+    const plain = await t.app.inject({ method: "GET", url, headers: admin.bearer });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const br = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { ...admin.bearer, "accept-encoding": "br" },
+    });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(zlib.brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const gzip = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { ...admin.bearer, "accept-encoding": "gzip" },
+    });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.rawPayload).equals(plain.rawPayload)).toBe(true);
+    // Only the two encodings the rest of the API offers.
+    const deflate = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { ...admin.bearer, "accept-encoding": "deflate" },
+    });
+    expect(deflate.headers["content-encoding"]).toBeUndefined();
+    expect(deflate.rawPayload.equals(plain.rawPayload)).toBe(true);
+    const xlsx = await t.app.inject({
+      method: "GET",
+      url: `${url}&format=xlsx`,
+      headers: { ...admin.bearer, "accept-encoding": "br, gzip" },
+    });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers["content-encoding"]).toBeUndefined();
   });
 
   it("streams XLSX with the same columns", async () => {
