@@ -7,8 +7,8 @@ import react from "@vitejs/plugin-react";
  * headers, caching, the encoding), as much as a small module compressed, and the target counts
  * what crosses the wire: JavaScript transferred on the first load <= 110 kB.
  *
- * - `forms`: react-hook-form, TanStack Query's mutation hook and the form components, which a
- *   page with a form (the login page, the status page's uploads) needs together. The zod
+ * - `forms`: react-hook-form and TanStack Query's mutation hook, which a page with a
+ *   react-hook-form form (the login page, the profile page) needs together. The zod
  *   resolver is not here: web/lib/lazy-resolver.ts (which is) loads it on a form's first validation;
  *   without naming it here, Rollup put it in `auth`, and the status page fetched the login page.
  * - `shared`: the zod-free constants of common/ (stages, labels, filters), the date and size
@@ -27,16 +27,17 @@ const CHUNK_GROUPS: { name: string; paths: string[] }[] = [
       "/node_modules/react-hook-form/",
       "/node_modules/@tanstack/react-query/build/modern/useMutation.js",
       "/node_modules/@tanstack/query-core/build/modern/mutationObserver.js",
-      "/web/components/form/",
-      "/web/lib/form-errors.ts",
       "/web/lib/lazy-resolver.ts",
     ],
   },
   {
     // A few hundred bytes, on nearly every page with a form or an error: in the shell, rather
     // than bringing the whole `forms` group to a page that only shows an alert (the list page).
+    // The labelled fields and the failed call's message too: the status page's title and
+    // abstract form uses them without react-hook-form, and in `shared` they cost the login page
+    // a request.
     name: "index",
-    paths: ["/web/components/ui/Alert.tsx"],
+    paths: ["/web/components/ui/Alert.tsx", "/web/components/form/", "/web/lib/form-errors.ts"],
   },
   {
     name: "shared",

@@ -421,7 +421,6 @@ describe("DocumentsSection", () => {
     const user = userEvent.setup();
     await user.click(within(thesis).getByRole("button", { name: "Save title and abstract" }));
     const title = within(thesis).getByLabelText("Thesis title");
-    // The form's schema loads with its first validation (web/lib/lazy-resolver.ts).
     await waitFor(() => expect(title).toHaveAttribute("aria-invalid", "true"));
     expect(title).toHaveAccessibleDescription(expect.stringContaining("Thesis title is required"));
     expect(within(thesis).getByLabelText("Abstract")).toHaveAccessibleDescription(
@@ -444,6 +443,28 @@ describe("DocumentsSection", () => {
     });
     expect(within(thesis).getByText("Informal credit in Northern Ghana")).toBeVisible();
     expect(within(thesis).getByLabelText("Choose a PDF for the Thesis")).toBeEnabled();
+  });
+
+  it("focuses the first wrong field on submit, then checks each field again as it changes", async () => {
+    const server = mockServer(() =>
+      json(200, documentsResponse({}, { title: null, abstract: null })),
+    );
+    renderSection();
+    const thesis = await row("Thesis");
+    const user = userEvent.setup();
+    const title = within(thesis).getByLabelText("Thesis title");
+    const abstract = within(thesis).getByLabelText("Abstract");
+    await user.type(title, "A title");
+    await user.click(within(thesis).getByRole("button", { name: "Save title and abstract" }));
+    expect(abstract).toHaveFocus();
+    expect(abstract).toHaveAttribute("aria-invalid", "true");
+    expect(title).not.toHaveAttribute("aria-invalid");
+
+    await user.type(abstract, "An abstract");
+    expect(abstract).not.toHaveAttribute("aria-invalid");
+    await user.clear(title);
+    expect(title).toHaveAccessibleDescription(expect.stringContaining("Thesis title is required"));
+    expect(server.calls.filter((c) => c.method === "PUT")).toHaveLength(0);
   });
 
   it("puts the server's field messages beside the title and abstract", async () => {

@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from "react";
-import { useForm } from "react-hook-form";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import type {
   ThesisDetails as SavedDetails,
   ThesisDetailsInput,
@@ -7,14 +6,10 @@ import type {
 import { MAX_ABSTRACT_LENGTH, MAX_TITLE_LENGTH } from "../../../../common/documents-constants.js";
 import { TextAreaField, TextField } from "../../../components/form/Field.js";
 import { Alert } from "../../../components/ui/Alert.js";
-import { applyServerFieldErrors, messageFor } from "../../../lib/form-errors.js";
-import { lazyZodResolver } from "../../../lib/lazy-resolver.js";
+import { ApiError } from "../../../lib/api-client.js";
+import { messageFor } from "../../../lib/form-errors.js";
 import { useSaveThesisDetails } from "../api/save-thesis-details.js";
-
-// The resolver and its schema load with the first validation, not with the status page (issue 11).
-const thesisDetailsResolver = lazyZodResolver(() =>
-  import("../../../../common/documents.js").then((documents) => documents.thesisDetailsInputSchema),
-);
+import { checkThesisDetails, type ThesisDetailsErrors } from "./thesis-details-checks.js";
 
 const LABELS: Record<keyof ThesisDetailsInput, string> = {
   title: "Thesis title",
@@ -129,25 +124,67 @@ function ThesisDetailsForm({
   onSaved: () => void;
 }) {
   const save = useSaveThesisDetails(indexNumber);
-  const form = useForm<ThesisDetailsInput>({
-    resolver: thesisDetailsResolver,
-    defaultValues: { title: details.title ?? "", abstract: details.abstract ?? "" },
+  // Plain state and a hand check rather than react-hook-form and zod, which the status page would
+  // otherwise load first (issue 11). It behaves as the react-hook-form form did: checked on
+  // submit, the first wrong field focused, then each field checked again as it changes.
+  const [values, setValues] = useState<ThesisDetailsInput>({
+    title: details.title ?? "",
+    abstract: details.abstract ?? "",
   });
-  const { errors } = form.formState;
+  const [errors, setErrors] = useState<ThesisDetailsErrors>({});
+  const [submitted, setSubmitted] = useState(false);
   const [fieldsApplied, setFieldsApplied] = useState(false);
-  const { setFocus } = form;
+  const titleRef = useRef<HTMLInputElement>(null);
+  const abstractRef = useRef<HTMLTextAreaElement>(null);
+  const refs = { title: titleRef, abstract: abstractRef };
   useEffect(() => {
-    if (focusFirst) setFocus("title");
-  }, [focusFirst, setFocus]);
+    if (focusFirst) titleRef.current?.focus();
+  }, [focusFirst]);
 
-  const onSubmit = form.handleSubmit((values) => {
+  function change(field: keyof ThesisDetailsInput, value: string) {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (!submitted) return;
+    const checked = checkThesisDetails(next);
+    setErrors((before) => ({ ...before, [field]: checked.ok ? undefined : checked.errors[field] }));
+  }
+
+  function firstWrong(wrong: ThesisDetailsErrors) {
+    return (["title", "abstract"] as const).find((field) => wrong[field]);
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    const checked = checkThesisDetails(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      const field = firstWrong(checked.errors);
+      if (field) refs[field].current?.focus();
+      return;
+    }
+    setErrors({});
     setFieldsApplied(false);
-    save.mutate(values, {
+    save.save(checked.values, {
       onSuccess: onSaved,
-      onError: (error) =>
-        setFieldsApplied(applyServerFieldErrors(error, form.setError, ["title", "abstract"])),
+      onError: (error) => {
+        // The server's field messages go beside the fields, and the first of them takes focus.
+        const fromServer: ThesisDetailsErrors = {};
+        if (error instanceof ApiError) {
+          for (const problem of error.fields) {
+            if (problem.field === "title" || problem.field === "abstract") {
+              fromServer[problem.field] ??= problem.message;
+            }
+          }
+        }
+        const field = firstWrong(fromServer);
+        if (!field) return;
+        setErrors(fromServer);
+        setFieldsApplied(true);
+        refs[field].current?.focus();
+      },
     });
-  });
+  }
 
   return (
     <form
@@ -173,16 +210,22 @@ function ThesisDetailsForm({
         id="thesis-title"
         label={LABELS.title}
         hint={`As on the title page, up to ${MAX_TITLE_LENGTH} characters.`}
-        error={fieldMessage("title", errors.title?.message)}
-        {...form.register("title")}
+        error={fieldMessage("title", errors.title)}
+        ref={titleRef}
+        name="title"
+        value={values.title}
+        onChange={(event) => change("title", event.target.value)}
       />
       <TextAreaField
         id="thesis-abstract"
         label={LABELS.abstract}
         hint={`Up to ${MAX_ABSTRACT_LENGTH} characters.`}
         rows={8}
-        error={fieldMessage("abstract", errors.abstract?.message)}
-        {...form.register("abstract")}
+        error={fieldMessage("abstract", errors.abstract)}
+        ref={abstractRef}
+        name="abstract"
+        value={values.abstract}
+        onChange={(event) => change("abstract", event.target.value)}
       />
       <div className="actions">
         <button type="submit" className="button" disabled={save.isPending}>
