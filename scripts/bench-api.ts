@@ -16,7 +16,10 @@
 // (postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database there),
 // --connections N (32), --duration S (10), --rounds N (3), --label TEXT (a note in the table's
 // heading, such as "with the statement cache"), --stale-ok (measure a build older than its
-// sources, with a warning: other work in the tree must not block a measurement), --no-write.
+// sources, with a warning: other work in the tree must not block a measurement), --no-write,
+// --profile DIR (the app runs with --cpu-prof and writes its CPU profile into DIR when stopped;
+// open it in Chrome's DevTools. The profiler costs throughput: a profiled run is not a figure),
+// --load status|list (one of the two loads alone; both by default).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -46,6 +49,10 @@ interface Options {
   label: string | null;
   staleOk: boolean;
   write: boolean;
+  /** The loads driven: both, or the one named by --load. */
+  loads: "status" | "list" | "both";
+  /** Where the app writes its CPU profile; null: no profiler. */
+  profileDir: string | null;
 }
 
 function readOptions(argv: string[]): Options {
@@ -61,6 +68,8 @@ function readOptions(argv: string[]): Options {
       label: { type: "string" },
       "stale-ok": { type: "boolean" },
       "no-write": { type: "boolean" },
+      profile: { type: "string" },
+      load: { type: "string" },
     },
   });
   const whole = (name: string, value: string | undefined, fallback: number) => {
@@ -72,7 +81,12 @@ function readOptions(argv: string[]): Options {
   if (!["sqlite", "postgres", "both"].includes(database)) {
     throw new Error("--database must be sqlite, postgres or both");
   }
+  const load = values.load ?? "both";
+  if (load !== "status" && load !== "list" && load !== "both") {
+    throw new Error("--load must be status or list");
+  }
   return {
+    loads: load,
     databases: database === "both" ? ["sqlite", "postgres"] : [database as DatabaseKind],
     size: values.size === undefined ? null : whole("size", values.size, 1),
     postgresUrl: values.postgres ?? "postgres://postgres@127.0.0.1:5432/test",
@@ -81,7 +95,9 @@ function readOptions(argv: string[]): Options {
     rounds: whole("rounds", values.rounds, 3),
     label: values.label ?? null,
     staleOk: values["stale-ok"] === true,
-    write: values["no-write"] !== true,
+    // A partial or profiled run is not a figure for the table.
+    write: values["no-write"] !== true && values.profile === undefined && load === "both",
+    profileDir: values.profile === undefined ? null : path.resolve(values.profile),
   };
 }
 
@@ -280,12 +296,13 @@ async function startServers(
   dir: string,
   database: BenchDatabase,
   entry: string,
+  profileDir: string | null,
 ): Promise<Server[]> {
   const appPort = await freePort();
   const app = startChild({
     name: "the app server",
     command: process.execPath,
-    args: [entry],
+    args: profileDir === null ? [entry] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, entry],
     env: {
       NODE_ENV: "production",
       PORT: String(appPort),
@@ -473,20 +490,29 @@ async function benchOne(
         : await preparePostgres(options.postgresUrl, options.size);
     let runs: Run[];
     try {
-      const servers = await startServers(dir, database, entry);
+      const servers = await startServers(dir, database, entry, options.profileDir);
       try {
         console.log(
           `${database.version}: app server PID ${servers[0]?.child.pid}, raw server PID ${servers[1]?.child.pid}; /proc/loadavg ${loadAtStart}.`,
         );
-        await checkSameAnswers(servers, database.loads);
-        runs = await drive(servers, database.loads, options);
+        const loads = database.loads.filter(
+          (l) => options.loads === "both" || l.name.startsWith(options.loads),
+        );
+        await checkSameAnswers(servers, loads);
+        runs = await drive(servers, loads, options);
       } finally {
         for (const s of servers) await stopChild(s.child);
       }
     } finally {
       await database.drop();
     }
-    const summary = summaryTable(database.version, summarise(runs, database.loads));
+    const summary = summaryTable(
+      database.version,
+      summarise(
+        runs,
+        database.loads.filter((l) => runs.some((r) => r.load === l.name)),
+      ),
+    );
     console.log(`\n${summary}\n`);
     if (!options.write) return;
     const cpu = os.cpus()[0]?.model ?? "unknown CPU";

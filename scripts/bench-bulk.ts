@@ -1,8 +1,8 @@
 // `npm run bench -- bulk`: bulk data through the real routes, with the server's memory watched.
 // For SQLite (a fresh file) and PostgreSQL (a database of its own, created and dropped here) it
 // loads --size generated submissions (scripts/bench-data.ts), creates an administrator with a
-// session, and starts the app server as ONE child process (`node --import tsx server/server.ts`,
-// so no build is needed; stopped by PID). Then, sampling the server's VmRSS from
+// session, and starts the built app server as ONE child process (`node dist/server/server.js`, as
+// `npm start` runs it: `npm run build` first; stopped by PID). Then, sampling the server's VmRSS from
 // /proc/<pid>/status every 100 ms:
 //   - GET /api/admin/export?format=csv without and with Accept-Encoding (brotli), and
 //     ?format=xlsx, each read to its end: rows per second, bytes, RSS growth;
@@ -15,7 +15,10 @@
 // Options: --size N (export rows, 1000000), --import-rows N (50000), --sqlite-only,
 // --postgres URL (postgres://postgres@127.0.0.1:5432/test), --no-write (print only),
 // --app-root DIR (measure another checkout's server, e.g. the code before a change; it uses
-// this checkout's database setup).
+// this checkout's database setup), --postgres-only, --export-only (skip the import; these two
+// print only), --node-options TEXT (NODE_OPTIONS for the server, e.g. "--require a-probe.cjs";
+// node refuses V8 flags such as --trace-gc there), --server-log FILE (keep the server's output
+// there, one file per database: FILE.sqlite, FILE.postgres).
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -26,6 +29,7 @@ import pg from "pg";
 import { sql } from "kysely";
 import type { Submission } from "../common/submission.js";
 import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
+import { builtServerEntry } from "../cluster/cluster.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { CSV_BOM, csvLine } from "../server/submissions/csv.js";
@@ -45,6 +49,10 @@ interface Options {
   postgresUrl: string | null;
   write: boolean;
   appRoot: string;
+  sqlite: boolean;
+  exportOnly: boolean;
+  nodeOptions: string;
+  serverLog: string | null;
 }
 
 function readOptions(argv: string[]): Options {
@@ -57,6 +65,10 @@ function readOptions(argv: string[]): Options {
       postgres: { type: "string" },
       "no-write": { type: "boolean" },
       "app-root": { type: "string" },
+      "postgres-only": { type: "boolean" },
+      "export-only": { type: "boolean" },
+      "node-options": { type: "string" },
+      "server-log": { type: "string" },
     },
   });
   const whole = (name: string, value: string | undefined, fallback: number, least: number) => {
@@ -72,8 +84,16 @@ function readOptions(argv: string[]): Options {
       values["sqlite-only"] === true
         ? null
         : (values.postgres ?? "postgres://postgres@127.0.0.1:5432/test"),
-    write: values["no-write"] !== true,
+    // A partial run (no import, or one database) never replaces the full figures.
+    write:
+      values["no-write"] !== true &&
+      values["export-only"] !== true &&
+      values["postgres-only"] !== true,
     appRoot: path.resolve(values["app-root"] ?? resolveFromRoot()),
+    sqlite: values["postgres-only"] !== true,
+    exportOnly: values["export-only"] === true,
+    nodeOptions: values["node-options"] ?? "",
+    serverLog: values["server-log"] === undefined ? null : path.resolve(values["server-log"]),
   };
 }
 
@@ -273,6 +293,14 @@ async function prepare(
   return { authorization: admin.bearer.authorization ?? "", loadSeconds };
 }
 
+/** This checkout's built server (checked newer than its sources), or another checkout's. */
+function serverEntryOf(appRoot: string): string {
+  if (path.resolve(appRoot) === resolveFromRoot()) return builtServerEntry();
+  const entry = path.join(appRoot, "dist", "server", "server.js");
+  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` there.`);
+  return entry;
+}
+
 async function startServer(
   options: Options,
   databaseUrl: string,
@@ -282,7 +310,10 @@ async function startServer(
   const child = startChild({
     name: "the app server",
     command: process.execPath,
-    args: ["--import", "tsx", "server/server.ts"],
+    // The built server, as `npm start` runs it: under tsx the server also holds tsx's loader
+    // (about 200 MB between its thread and the compiled sources), which inflates both the baseline
+    // and how far V8 lets the heap grow before collecting.
+    args: [serverEntryOf(options.appRoot)],
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
@@ -293,6 +324,7 @@ async function startServer(
       STORAGE_URL: `file:${path.join(dir, "files")}`,
       ETS_SAMPLE_DATA: "off",
       LOG_LEVEL: "warn",
+      ...(options.nodeOptions ? { NODE_OPTIONS: options.nodeOptions } : {}),
     },
     cwd: options.appRoot,
     logFile: path.join(dir, "app.log"),
@@ -367,6 +399,7 @@ async function measure(
         met: total / m.seconds >= 50_000 && m.peak - m.before < 100 * MB,
       });
     }
+    if (options.exportOnly) return { database, loadSeconds, rows: out, load: loadAverage() };
 
     const bad = importFile(generated, options.importRows, 10);
     const clean = importFile(generated, options.importRows, 0);
@@ -455,6 +488,10 @@ async function measure(
     });
   } finally {
     await stopChild(child);
+    if (options.serverLog) {
+      const kind = database.startsWith("SQLite") ? "sqlite" : "postgres";
+      fs.copyFileSync(path.join(dir, "app.log"), `${options.serverLog}.${kind}`);
+    }
   }
   return { database, loadSeconds, rows: out, load: loadAverage() };
 }
@@ -569,8 +606,10 @@ export async function benchBulk(argv: string[]): Promise<void> {
     );
     console.log("Wrote the bulk section of docs/benchmarks.md.");
   };
-  runs.push(await benchSqlite(options, generated));
-  write();
+  if (options.sqlite) {
+    runs.push(await benchSqlite(options, generated));
+    write();
+  }
   if (options.postgresUrl) {
     runs.push(await benchPostgres(options, options.postgresUrl, generated));
     write();

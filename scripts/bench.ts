@@ -8,7 +8,8 @@
 // service function the route calls (searchSubmissions). Options: --size N (alias --rows; default
 // 1,000,000, the size the targets are set at), --postgres URL (default TEST_DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/test; the bench creates and drops its own database there),
-// --sqlite-only, --rounds N (5), --no-write (print only).
+// --sqlite-only, --postgres-only, --only TEXT (time only the query kinds whose name contains TEXT,
+// e.g. "letter"), --rounds N (5), --no-write (print only).
 //
 // `npm run bench -- api`, `-- bulk`, `-- upload`, `-- load`, `-- render` run those parts alone.
 import fs from "node:fs";
@@ -47,6 +48,9 @@ interface Options {
   size: number;
   rounds: number;
   postgresUrl: string | null;
+  sqlite: boolean;
+  /** Only the query kinds whose name contains this (all when undefined). */
+  only: string | undefined;
   write: boolean;
 }
 
@@ -67,7 +71,11 @@ function readOptions(argv: string[]): Options {
     : (value("--postgres") ??
       readTestEnv().databaseUrl ??
       "postgres://postgres@127.0.0.1:5432/test");
-  return { size, rounds, postgresUrl, write: !argv.includes("--no-write") };
+  const sqlite = !argv.includes("--postgres-only");
+  if (!sqlite && postgresUrl === null)
+    throw new Error("--sqlite-only and --postgres-only exclude each other");
+  const only = value("--only");
+  return { size, rounds, postgresUrl, sqlite, only, write: !argv.includes("--no-write") };
 }
 
 /** Issue 11's targets at 1,000,000 submissions, by the kind of query they apply to (p95, ms). */
@@ -384,11 +392,15 @@ async function benchSearch(argv: string[]): Promise<void> {
   const loadAtStart = loadAverage();
   console.log(`Generating ${options.size.toLocaleString("en")} submissions…`);
   const rows = generateSubmissions(options.size, now);
-  const all = cases(rows);
+  const only = options.only;
+  const all = cases(rows).filter((c) => only === undefined || c.kind.includes(only));
+  if (all.length === 0) throw new Error(`No query kind contains "${only ?? ""}".`);
 
   const results: Result[] = [];
-  console.log("SQLite: loading and timing…");
-  results.push(await benchSqlite(rows, all, options, now));
+  if (options.sqlite) {
+    console.log("SQLite: loading and timing…");
+    results.push(await benchSqlite(rows, all, options, now));
+  }
   if (options.postgresUrl) {
     console.log("PostgreSQL: loading and timing…");
     results.push(await benchPostgres(options.postgresUrl, rows, all, options, now));
