@@ -17,7 +17,8 @@
 // --connections N (32), --duration S (10), --rounds N (3), --label TEXT (a note in the table's
 // heading, such as "with the statement cache"), --stale-ok (measure a build older than its
 // sources, with a warning: other work in the tree must not block a measurement), --no-write,
-// --profile DIR (the app runs with --cpu-prof and writes its CPU profile into DIR when stopped;
+// --profile DIR (the app runs with --cpu-prof and writes its CPU profile into DIR when stopped,
+// the raw server into DIR/raw;
 // open it in Chrome's DevTools. The profiler costs throughput: a profiled run is not a figure),
 // --load status|list (one of the two loads alone; both by default).
 import { spawn } from "node:child_process";
@@ -323,7 +324,14 @@ async function startServers(
     const raw = startChild({
       name: "the raw node:http server",
       command: process.execPath,
-      args: [resolveFromRoot("scripts", database.rawScript)],
+      args:
+        profileDir === null
+          ? [resolveFromRoot("scripts", database.rawScript)]
+          : [
+              "--cpu-prof",
+              `--cpu-prof-dir=${path.join(profileDir, "raw")}`,
+              resolveFromRoot("scripts", database.rawScript),
+            ],
       env: { ...database.rawEnv, PORT: String(rawPort) },
       cwd: resolveFromRoot(),
       logFile: path.join(dir, `raw-${database.kind}.log`),
