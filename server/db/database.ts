@@ -2,21 +2,25 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import type { DatabaseConfig } from "../config.js";
 import type { Database } from "./schema.js";
 import { migrationProvider } from "./migrations/index.js";
 import { StatementCache } from "./statement-cache.js";
 import { runNamedStatementsOn } from "./dialect.js";
+import { lazyModule } from "../lazy-module.js";
 
 export type Db = Kysely<Database>;
 
-// PostgreSQL returns bigint (count(*)) as text by default; our counts fit in a JS number.
-pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+/** Loaded with the first PostgreSQL database: an SQLite install never needs it. */
+const postgres = lazyModule<typeof pg>("pg", (loaded) => {
+  // PostgreSQL returns bigint (count(*)) as text by default; our counts fit in a JS number.
+  loaded.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+});
 
 export function createDatabase(config: DatabaseConfig): Db {
   if (config.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const pool = new (postgres().Pool)({ connectionString: config.url, max: 10 });
     // An idle connection that PostgreSQL closes (a restart, an administrator's terminate) is
     // reported here; without a listener the process would crash. The pool drops that connection
     // and the next query opens a new one; a query in flight gets its own error.

@@ -1,10 +1,7 @@
 import fs from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import {
-  getDocument,
-  PDFDataRangeTransport,
-  type PDFDocumentLoadingTask,
-} from "pdfjs-dist/legacy/build/pdf.mjs";
+import type * as PdfJsModule from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { PDFDocumentLoadingTask } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 /**
  * What the server learns about an uploaded PDF before accepting it: that it is one (by its bytes,
@@ -56,43 +53,65 @@ export async function looksLikePdf(localPath: string): Promise<boolean> {
  */
 const READ_BUDGET_BYTES = 16 * 1024 * 1024;
 
+type PdfJs = typeof PdfJsModule;
+
+/**
+ * pdfjs and the range transport built on its class, loaded with the first upload (some 0.1 s of
+ * the server's start otherwise, and of every test file that builds the app).
+ */
+let pdfjs:
+  | Promise<{
+      getDocument: PdfJs["getDocument"];
+      FileRangeTransport: ReturnType<typeof rangeTransportOf>;
+    }>
+  | undefined;
+function loadPdfJs() {
+  pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs").then((lib) => ({
+    getDocument: lib.getDocument,
+    FileRangeTransport: rangeTransportOf(lib),
+  }));
+  return pdfjs;
+}
+
 /** Hands pdfjs the byte ranges it asks for, read from the file, so the file is never read whole. */
-class FileRangeTransport extends PDFDataRangeTransport {
-  /**
-   * Settles only when pdfjs must be abandoned: "corrupt" once it reads past the budget; rejected
-   * when a read fails (a server problem, not a verdict on the PDF), as pdfjs would otherwise wait
-   * for that range forever.
-   */
-  readonly stopped: Promise<PdfInspection>;
-  private stop: (outcome: PdfInspection | Error) => void = () => {};
-  private requested = 0;
+function rangeTransportOf(lib: PdfJs) {
+  return class FileRangeTransport extends lib.PDFDataRangeTransport {
+    /**
+     * Settles only when pdfjs must be abandoned: "corrupt" once it reads past the budget; rejected
+     * when a read fails (a server problem, not a verdict on the PDF), as pdfjs would otherwise wait
+     * for that range forever.
+     */
+    readonly stopped: Promise<PdfInspection>;
+    private stop: (outcome: PdfInspection | Error) => void = () => {};
+    private requested = 0;
 
-  constructor(
-    private readonly handle: FileHandle,
-    length: number,
-  ) {
-    super(length, null);
-    this.stopped = new Promise<PdfInspection>((resolve, reject) => {
-      this.stop = (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome));
-    });
-    this.stopped.catch(() => {});
-  }
-
-  override requestDataRange(begin: number, end: number): void {
-    this.requested += end - begin;
-    if (this.requested > READ_BUDGET_BYTES) {
-      this.stop({ ok: false, problem: "corrupt" });
-      return;
+    constructor(
+      private readonly handle: FileHandle,
+      length: number,
+    ) {
+      super(length, null);
+      this.stopped = new Promise<PdfInspection>((resolve, reject) => {
+        this.stop = (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome));
+      });
+      this.stopped.catch(() => {});
     }
-    readAt(this.handle, begin, end - begin).then(
-      (chunk) =>
-        this.onDataRange(begin, new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)),
-      (error: unknown) =>
-        this.stop(
-          error instanceof Error ? error : new Error(`Could not read the PDF: ${String(error)}`),
-        ),
-    );
-  }
+
+    override requestDataRange(begin: number, end: number): void {
+      this.requested += end - begin;
+      if (this.requested > READ_BUDGET_BYTES) {
+        this.stop({ ok: false, problem: "corrupt" });
+        return;
+      }
+      readAt(this.handle, begin, end - begin).then(
+        (chunk) =>
+          this.onDataRange(begin, new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)),
+        (error: unknown) =>
+          this.stop(
+            error instanceof Error ? error : new Error(`Could not read the PDF: ${String(error)}`),
+          ),
+      );
+    }
+  };
 }
 
 function errorName(error: unknown): string {
@@ -110,6 +129,7 @@ export async function inspectPdf(localPath: string): Promise<PdfInspection> {
     const tail = await readAt(handle, Math.max(0, size - TAIL_BYTES), Math.min(TAIL_BYTES, size));
     if (!tail.includes("%%EOF", 0, "latin1")) return { ok: false, problem: "corrupt" };
 
+    const { getDocument, FileRangeTransport } = await loadPdfJs();
     const transport = new FileRangeTransport(handle, size);
     task = getDocument({
       range: transport,

@@ -3,16 +3,8 @@ import { stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import type * as S3 from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import {
   FileMissingError,
   assertStorageKey,
@@ -21,6 +13,10 @@ import {
   type StorageLocation,
   type StoredFile,
 } from "./storage.js";
+import { lazyModule } from "../lazy-module.js";
+
+/** The S3 client, loaded with the first bucket: an install on local files never needs it. */
+const s3 = lazyModule<typeof S3>("@aws-sdk/client-s3");
 
 type S3Location = Extract<StorageLocation, { kind: "s3" }>;
 
@@ -39,7 +35,7 @@ export class S3FileStorage implements FileStorage {
     this.#bucket = location.bucket;
     this.#prefix = location.prefix;
     this.#stagingDir = stagingDir ?? path.join(os.tmpdir(), "ets-staging");
-    this.#client = new S3Client({
+    this.#client = new (s3().S3Client)({
       region: location.region,
       forcePathStyle: location.forcePathStyle,
       ...(location.endpoint !== null ? { endpoint: location.endpoint } : {}),
@@ -72,7 +68,7 @@ export class S3FileStorage implements FileStorage {
     // Always a PUT, even when the object exists: it renews LastModified for the orphan sweep.
     // One PUT streams the whole file (S3 takes up to 5 GB that way), so memory stays flat.
     await this.#client.send(
-      new PutObjectCommand({
+      new (s3().PutObjectCommand)({
         Bucket: this.#bucket,
         Key: objectKey,
         Body: fs.createReadStream(localPath),
@@ -86,7 +82,7 @@ export class S3FileStorage implements FileStorage {
     const objectKey = this.#objectKey(key);
     try {
       const response = await this.#client.send(
-        new GetObjectCommand({ Bucket: this.#bucket, Key: objectKey }),
+        new (s3().GetObjectCommand)({ Bucket: this.#bucket, Key: objectKey }),
       );
       const body = response.Body;
       if (!(body instanceof Readable)) {
@@ -100,7 +96,7 @@ export class S3FileStorage implements FileStorage {
       return { stream: body, size };
     } catch (error) {
       // Only a missing key: a missing bucket is a configuration fault and must say so.
-      if (error instanceof S3ServiceException && error.name === "NoSuchKey") {
+      if (error instanceof s3().S3ServiceException && error.name === "NoSuchKey") {
         throw new FileMissingError(`No stored file ${key}`, { cause: error });
       }
       throw error;
@@ -110,10 +106,12 @@ export class S3FileStorage implements FileStorage {
   async exists(key: string): Promise<boolean> {
     const objectKey = this.#objectKey(key);
     try {
-      await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: objectKey }));
+      await this.#client.send(
+        new (s3().HeadObjectCommand)({ Bucket: this.#bucket, Key: objectKey }),
+      );
       return true;
     } catch (error) {
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) {
+      if (error instanceof s3().S3ServiceException && error.$metadata.httpStatusCode === 404) {
         return false;
       }
       throw error;
@@ -123,7 +121,7 @@ export class S3FileStorage implements FileStorage {
   async delete(key: string): Promise<void> {
     // S3 answers 204 for an absent key too.
     await this.#client.send(
-      new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#objectKey(key) }),
+      new (s3().DeleteObjectCommand)({ Bucket: this.#bucket, Key: this.#objectKey(key) }),
     );
   }
 
@@ -131,7 +129,7 @@ export class S3FileStorage implements FileStorage {
     let continuationToken: string | undefined;
     do {
       const page = await this.#client.send(
-        new ListObjectsV2Command({
+        new (s3().ListObjectsV2Command)({
           Bucket: this.#bucket,
           Prefix: this.#prefix === "" ? undefined : this.#prefix,
           ContinuationToken: continuationToken,
@@ -152,7 +150,7 @@ export class S3FileStorage implements FileStorage {
 
   async check(): Promise<void> {
     try {
-      await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }));
+      await this.#client.send(new (s3().HeadBucketCommand)({ Bucket: this.#bucket }));
     } catch (error) {
       throw new Error(`The storage bucket "${this.#bucket}" is not usable: ${describe(error)}`, {
         cause: error,
@@ -166,7 +164,7 @@ export class S3FileStorage implements FileStorage {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof S3ServiceException) {
+  if (error instanceof s3().S3ServiceException) {
     const status = error.$metadata.httpStatusCode;
     if (status === 404) return "no such bucket (HTTP 404)";
     if (status === 403)

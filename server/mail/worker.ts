@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Selectable } from "kysely";
-import nodemailer from "nodemailer";
-import SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
+import type nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db } from "../db/database.js";
 import { queueClaimOf, selectSkippingLocked } from "../db/dialect.js";
 import type { OutboxTable } from "../db/schema.js";
+import { lazyModule } from "../lazy-module.js";
 
 /**
  * Delivers the outbox (docs/decisions/004-accounts-and-mail.md). Each pass claims due rows one by
@@ -56,10 +57,15 @@ export interface DeliveryReport {
   failed: number;
 }
 
+/** Loaded with the first SMTP transport: without SMTP_URL mail goes to the log and needs neither. */
+const mailer = lazyModule<typeof nodemailer>("nodemailer");
+const smtpTransport = lazyModule<typeof SMTPTransport>("nodemailer/lib/smtp-transport/index.js");
+
 export function createTransport(smtpUrl: string): MailTransport {
+  const SmtpTransport = smtpTransport();
   // Built from the transport class because createTransport(url) drops every option next to a URL.
-  return nodemailer.createTransport(
-    new SMTPTransport({
+  return mailer().createTransport(
+    new SmtpTransport({
       url: smtpUrl,
       // nodemailer waits two minutes by default; a dead SMTP server should cost a retry, not a stall.
       connectionTimeout: 10_000,

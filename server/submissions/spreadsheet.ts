@@ -1,11 +1,15 @@
 import { PassThrough, Readable } from "node:stream";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { ZipFile } from "yazl";
+import { lazyModule } from "../lazy-module.js";
 import { RECORD_COLUMNS, toSubmissionRecord, type Submission } from "../../common/submission.js";
 import { DOCUMENTS, DOCUMENT_LABELS } from "../../common/workflow.js";
 import { validationError } from "../errors.js";
 import { CSV_BOM, CsvParser, CsvSyntaxError, csvLine, protectCell } from "./csv.js";
 import { checkZip } from "./zip-guard.js";
+
+/** exceljs reads imported workbooks only (an export writes its own XML): loaded on the first. */
+const exceljs = lazyModule<typeof ExcelJS>("exceljs");
 
 /**
  * Spreadsheets in and out. The columns are the prototype's record columns (RECORD_COLUMNS),
@@ -175,7 +179,7 @@ async function readXlsx(bytes: Buffer): Promise<SheetTable> {
     if (verdict.kind === "limit") throw validationError("file", verdict.message);
     throw new SpreadsheetError(1, UNREADABLE_XLSX);
   }
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (exceljs().Workbook)();
   try {
     // exceljs's types predate Node's generic Buffer; the bytes are what it expects.
     await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);

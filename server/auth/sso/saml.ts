@@ -1,18 +1,18 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { DOMParser } from "@xmldom/xmldom";
-import {
-  SAML,
-  SamlStatusError,
-  generateServiceProviderMetadata,
-  type Profile,
-  type SamlConfig as NodeSamlConfig,
-} from "@node-saml/node-saml";
+import type * as XmlDom from "@xmldom/xmldom";
+import type { SAML, Profile, SamlConfig as NodeSamlConfig } from "@node-saml/node-saml";
+import type * as NodeSaml from "@node-saml/node-saml";
 import type { SsoFailure } from "../../../common/sso.js";
 import type { SamlConfig } from "../../config.js";
 import type { Executor } from "../../submissions/repository.js";
 import type { SsoIdentity } from "./identity.js";
 import { markReplay, saveSsoRequest, takeSsoRequest } from "./requests.js";
+import { lazyModule } from "../../lazy-module.js";
+
+/** Loaded when SAML is first used: most installs sign in with passwords or OpenID Connect. */
+const nodeSaml = lazyModule<typeof NodeSaml>("@node-saml/node-saml");
+const xmldom = lazyModule<typeof XmlDom>("@xmldom/xmldom");
 
 /**
  * SAML 2.0 single sign-on (issue 10, docs/decisions/010-single-sign-on.md): the service provider
@@ -67,7 +67,7 @@ export class SamlMetadataError extends Error {
  */
 export function parseIdpMetadata(xml: string): IdpDescription {
   const problems: string[] = [];
-  const doc = new DOMParser({
+  const doc = new (xmldom().DOMParser)({
     errorHandler: {
       warning: () => undefined,
       error: (message: string) => problems.push(message),
@@ -229,7 +229,7 @@ export function serviceProviderMetadata(
   publicUrl: string,
   keys: SpKeys | null,
 ): string {
-  return generateServiceProviderMetadata({
+  return nodeSaml().generateServiceProviderMetadata({
     issuer: config.spEntityId,
     callbackUrl: acsUrl(publicUrl),
     wantAssertionsSigned: true,
@@ -288,7 +288,7 @@ function samlClient(
         }
       : {}),
   };
-  return new SAML(options);
+  return new (nodeSaml().SAML)(options);
 }
 
 /** Where to send the person: a URL (HTTP-Redirect) or a form to post (HTTP-POST). */
@@ -416,7 +416,7 @@ function invalid(reason: string): SamlOutcome {
 /** The failure a rejection by node-saml means for the person. */
 function refusalOf(error: unknown): SamlOutcome {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof SamlStatusError) {
+  if (error instanceof nodeSaml().SamlStatusError) {
     // Responder/AuthnFailed is what Shibboleth and ADFS answer when the person cancels or fails
     // to sign in; RequestDenied when they decline to release their attributes.
     if (/AuthnFailed|RequestDenied|NoPassive/.test(error.xmlStatus)) {
@@ -472,10 +472,9 @@ function children(node: XmlNode | undefined, name: string): XmlNode[] {
 function responseDestination(profile: Profile): string | null {
   const xml = profile.getSamlResponseXml?.();
   if (!xml) return null;
-  const root = new DOMParser({ errorHandler: { warning: () => undefined } }).parseFromString(
-    xml,
-    "text/xml",
-  ).documentElement;
+  const root = new (xmldom().DOMParser)({
+    errorHandler: { warning: () => undefined },
+  }).parseFromString(xml, "text/xml").documentElement;
   return root?.getAttribute("Destination") || null;
 }
 
