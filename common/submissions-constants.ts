@@ -18,6 +18,8 @@ export const SUBMISSION_SORTS = [
 export type SubmissionSort = (typeof SUBMISSION_SORTS)[number];
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 25;
+/** The page sizes the list offers; the API takes any size from 1 to MAX_PAGE_SIZE. */
+export const PAGE_SIZE_CHOICES = [25, 50, 100] as const;
 /** "none": the field is not set yet (no stage, no examiner). */
 export const NONE = "none";
 

@@ -12,6 +12,7 @@ import {
 } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { SubmissionSort } from "../../../../common/submissions-api.js";
+import { PAGE_SIZE_CHOICES } from "../../../../common/submissions-constants.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { Loading } from "../../../components/ui/Loading.js";
 import { DebouncedInput } from "../components/DebouncedInput.js";
@@ -34,7 +35,6 @@ const BulkActions = lazy(() =>
 );
 
 export const SEARCH_PLACEHOLDER = "search according to name or index number";
-const PAGE_SIZES = [25, 50, 100] as const;
 
 /**
  * The administrator's list (spec: admin all_submissions; DESIGN: "the administrator's list").
@@ -415,7 +415,7 @@ export function AllSubmissionsPage() {
                     value={query.pageSize}
                     onChange={(event) => change({ pageSize: event.target.value, page: null })}
                   >
-                    {PAGE_SIZES.map((size) => (
+                    {PAGE_SIZE_CHOICES.map((size) => (
                       <option key={size} value={size}>
                         {size}
                       </option>
