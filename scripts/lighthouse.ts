@@ -256,7 +256,45 @@ function failingAudits(lhr: Lhr, category: string, all: boolean): Failing[] {
     }));
 }
 
+class LighthouseRunError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Failures of Lighthouse's own trace recording, not of the page: seen now and then with Debian's
+ * Chromium (NO_NAVSTART on the first page of a run, fine when run again). Such a run is repeated,
+ * up to twice; every other failure ends the measurement.
+ */
+const RECORDING_FAILURES = new Set(["NO_NAVSTART", "NO_TRACING_STARTED", "NO_RESOURCE_REQUEST"]);
+
 async function audit(
+  chromePort: number,
+  url: string,
+  cookie: string | null,
+  reportFile: string,
+): Promise<Omit<Audit, "page" | "run" | "loadAverage">> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await auditOnce(chromePort, url, cookie, reportFile);
+    } catch (error) {
+      if (
+        !(error instanceof LighthouseRunError) ||
+        !RECORDING_FAILURES.has(error.code) ||
+        attempt > 2
+      ) {
+        throw error;
+      }
+      console.log(`${error.message}: running it again`);
+    }
+  }
+}
+
+async function auditOnce(
   chromePort: number,
   url: string,
   cookie: string | null,
@@ -274,7 +312,8 @@ async function audit(
   fs.writeFileSync(reportFile, report);
   const lhr = result.lhr as unknown as Lhr;
   if (lhr.runtimeError) {
-    throw new Error(
+    throw new LighthouseRunError(
+      lhr.runtimeError.code,
       `Lighthouse failed on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`,
     );
   }
