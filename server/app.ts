@@ -55,6 +55,7 @@ import { resolveFromRoot } from "./paths.js";
 import { takeRequestsInTurns } from "./request-turns.js";
 import { validatorCompiler } from "./validation.js";
 import { useSecurityHeaders } from "./http/security-headers.js";
+import type { FastifyHelmetOptions } from "@fastify/helmet";
 import { AccessLogController, lazyChildLogger } from "./http/request-logging.js";
 
 declare module "fastify" {
@@ -77,6 +78,34 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** A file store opened by the caller (tests choose its staging folder); otherwise from config. */
   storage?: FileStorage;
+}
+
+/**
+ * @fastify/helmet's options: the page's policy (what the built app loads: its own scripts,
+ * styles, images and fonts, nothing framed), and HSTS behind HTTPS. The API's answers get a
+ * shorter strict set derived from these (server/http/security-headers.ts, decisions/014).
+ */
+export function securityHeaderOptions(secure: boolean): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: secure ? { maxAge: 31536000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  };
 }
 
 /** Builds the app without listening: server.ts listens, tests use app.inject. */
@@ -138,26 +167,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // @fastify/helmet's headers, worked out once at start instead of on every request
   // (server/http/security-headers.ts).
-  await useSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", "data:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    strictTransportSecurity: config.secure ? { maxAge: 31536000, includeSubDomains: true } : false,
-    crossOriginEmbedderPolicy: false,
-  });
+  await useSecurityHeaders(app, securityHeaderOptions(config.secure));
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
