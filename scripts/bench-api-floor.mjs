@@ -24,7 +24,9 @@ const { toStatusView } = await import(dist("common/submission.js"));
 const { hashToken } = await import(dist("server/auth/tokens.js"));
 const { checkSession } = await import(dist("server/auth/session.js"));
 const { canReadSubmission } = await import(dist("server/auth/policy.js"));
-const { statusWithSession } = await import(dist("server/submissions/status-read.js"));
+const { statusWithSession, sessionOfStatusRow } = await import(
+  dist("server/submissions/status-read.js")
+);
 const { computeSecurityHeaderSets } = await import(dist("server/http/security-headers.js"));
 const { securityHeaderOptions } = await import(dist("server/app.js"));
 
@@ -61,20 +63,7 @@ async function answer(req, res) {
   if (!authorization.startsWith(BEARER)) return send(res, 401, {});
   const row = statement.get(indexNumber, hashToken(authorization.slice(BEARER.length)));
   if (!row) return send(res, 401, {});
-  const user = await checkSession(db, {
-    session_id: row.session_id,
-    persistent: row.session_persistent,
-    sign_in_method: row.session_sign_in_method,
-    session_created_at: row.session_created_at,
-    last_seen_at: row.session_last_seen_at,
-    expires_at: row.session_expires_at,
-    user_id: row.user_id,
-    email: row.user_email,
-    name: row.user_name,
-    role: row.user_role,
-    index_number: row.user_index_number,
-    active: row.user_active,
-  });
+  const user = await checkSession(db, sessionOfStatusRow(row));
   if (user === null) return send(res, 401, {});
   if (!canReadSubmission(user, indexNumber)) return send(res, 403, {});
   if (row.id === null) return send(res, 404, {});

@@ -57,6 +57,37 @@ export const statusWithSession = hotQuery("status_with_session", (db: Kysely<Dat
     .where("sessions.token_hash", "=", "token hash"),
 );
 
+/** The session and user columns of a statusWithSession row, as checkSession reads them. */
+export function sessionOfStatusRow(row: {
+  session_id: number;
+  session_persistent: SessionRow["persistent"];
+  session_sign_in_method: SessionRow["sign_in_method"];
+  session_created_at: string;
+  session_last_seen_at: string;
+  session_expires_at: string;
+  user_id: number;
+  user_email: string;
+  user_name: SessionRow["name"];
+  user_role: SessionRow["role"];
+  user_index_number: SessionRow["index_number"];
+  user_active: SessionRow["active"];
+}): SessionRow {
+  return {
+    session_id: row.session_id,
+    persistent: row.session_persistent,
+    sign_in_method: row.session_sign_in_method,
+    session_created_at: row.session_created_at,
+    last_seen_at: row.session_last_seen_at,
+    expires_at: row.session_expires_at,
+    user_id: row.user_id,
+    email: row.user_email,
+    name: row.user_name,
+    role: row.user_role,
+    index_number: row.user_index_number,
+    active: row.user_active,
+  };
+}
+
 export interface StatusForSession {
   /** The signed-in user; null when the token is unknown, expired, idle or its user inactive. */
   user: SessionUser | null;
@@ -78,21 +109,7 @@ export async function readStatusForSession(
 ): Promise<StatusForSession> {
   const [row] = await runHotQuery(db, statusWithSession, [indexNumber, hashToken(token)]);
   if (!row) return { user: null, status: null };
-  const session: SessionRow = {
-    session_id: row.session_id,
-    persistent: row.session_persistent,
-    sign_in_method: row.session_sign_in_method,
-    session_created_at: row.session_created_at,
-    last_seen_at: row.session_last_seen_at,
-    expires_at: row.session_expires_at,
-    user_id: row.user_id,
-    email: row.user_email,
-    name: row.user_name,
-    role: row.user_role,
-    index_number: row.user_index_number,
-    active: row.user_active,
-  };
-  const user = await checkSession(db, session, now);
+  const user = await checkSession(db, sessionOfStatusRow(row), now);
   if (user === null || row.id === null) return { user, status: null };
   // The left join found a submission (its id is there), so every column of its row is its own.
   return { user, status: toStatusView(rowToSubmission(row as SubmissionRow)) };
