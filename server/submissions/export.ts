@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import { finished, type Readable } from "node:stream";
 import type { Submission } from "../../common/submission.js";
 import type { SubmissionExportQuery, SubmissionFilters } from "../../common/submissions-api.js";
 import {
@@ -16,6 +16,7 @@ import {
   matchesFilters,
   type Executor,
 } from "./repository.js";
+import { openBulkReader, type Db } from "../db/database.js";
 import { EXPORT_COLUMNS, csvRowsStream, xlsxRowsStream, type ExportCell } from "./spreadsheet.js";
 
 /**
@@ -168,4 +169,26 @@ export function exportSubmissions(
     contentType: "text/csv; charset=utf-8",
     filename: `ets-submissions-${stamp}.csv`,
   };
+}
+
+/**
+ * exportSubmissions for the export route: read through a bulk reader of its own (on SQLite its
+ * own connection and small page cache, server/db/database.ts), released when the body has been
+ * read to its end, has failed or has been destroyed (a client that went away). `release` ends it
+ * sooner; calling it again does nothing.
+ */
+export function exportForDownload(
+  db: Db,
+  query: SubmissionExportQuery,
+  now: Date = new Date(),
+): ExportFile & { release(): Promise<void> } {
+  const reader = openBulkReader(db);
+  try {
+    const file = exportSubmissions(reader.db, query, now);
+    finished(file.body, () => void reader.release());
+    return { ...file, release: reader.release };
+  } catch (error) {
+    void reader.release();
+    throw error;
+  }
 }

@@ -14,7 +14,7 @@ import {
 import { currentUser, requireAdmin } from "../auth/plugin.js";
 import { validationError } from "../errors.js";
 import { clientFileStream, multipartReadError } from "../files/multipart.js";
-import { exportSubmissions } from "./export.js";
+import { exportForDownload } from "./export.js";
 import { applyImport, previewImport, type ImportFile } from "./import.js";
 
 /**
@@ -103,7 +103,10 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const file = exportSubmissions(app.db, request.query);
+      // Read through a reader of the export's own, released when the body ends or is destroyed,
+      // and at the latest when the answer closes.
+      const file = exportForDownload(app.db, request.query);
+      reply.raw.once("close", () => void file.release());
       return reply
         .type(file.contentType)
         .header("content-disposition", `attachment; filename="${file.filename}"`)

@@ -2,10 +2,12 @@ import zlib from "node:zlib";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECORD_COLUMNS, emptyDocuments } from "../../common/submission.js";
+import { submissionExportQuerySchema } from "../../common/submissions-api.js";
 import { installWriteTrap } from "../testing/write-trap.js";
-import { nowIso } from "../db/database.js";
+import { nowIso, openBulkReaderCount } from "../db/database.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { csvLine, parseCsv } from "./csv.js";
+import { exportForDownload } from "./export.js";
 import { insertSubmissions } from "./repository.js";
 import { IMPORT_MAX_BYTES } from "./transfer-routes.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
@@ -449,5 +451,64 @@ describe("export", () => {
 
     const again = await upload("/api/admin/import/preview", res.rawPayload, "records.xlsx");
     expect(again.json()).toEqual({ rows: 1, inserts: 0, updates: 0, unchanged: 1, errors: [] });
+  });
+});
+
+describe("the export's own reader", () => {
+  // SQLite: a connection of the export's own (openBulkReader); PostgreSQL: the pool, nothing open.
+  const openWhileExporting = () => (t.database.kind === "sqlite" ? 1 : 0);
+
+  beforeAll(async () => {
+    const at = nowIso();
+    await insertSubmissions(
+      t.db,
+      Array.from({ length: 3000 }, (_, i) => ({
+        studentName: `Reader Export ${i}`,
+        indexNumber: `READER${String(i).padStart(5, "0")}`,
+        programme: "MPhil Reader Export",
+        contact: null,
+        studentEmail: null,
+        documents: emptyDocuments(),
+        sgsStage: null,
+        internalExaminer: null,
+        externalExaminer: null,
+        thesisStatus: null,
+        effectiveDate: null,
+      })),
+      at,
+    );
+  });
+
+  it("reads the rows the server's own connection sees, and is closed once the export is read", async () => {
+    expect(openBulkReaderCount()).toBe(0);
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/admin/export?programme=MPhil%20Reader%20Export",
+      headers: admin.bearer,
+    });
+    expect(res.statusCode).toBe(200);
+    const rows = parseCsv(res.body).slice(1);
+    expect(rows).toHaveLength(3000);
+    expect(rows.map((row) => row[2])).toEqual(
+      Array.from({ length: 3000 }, (_, i) => `READER${String(i).padStart(5, "0")}`),
+    );
+    expect(openBulkReaderCount()).toBe(0);
+  });
+
+  it("is closed when the download is cut off in the middle", async () => {
+    const file = exportForDownload(
+      t.db,
+      submissionExportQuerySchema.parse({ programme: "MPhil Reader Export" }),
+    );
+    const first = await file.body[Symbol.asyncIterator]().next();
+    expect(first.done).toBe(false);
+    expect(openBulkReaderCount()).toBe(openWhileExporting());
+    // What Fastify does with a stream whose client went away.
+    file.body.destroy();
+    const deadline = Date.now() + 5000;
+    while (openBulkReaderCount() > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(openBulkReaderCount()).toBe(0);
   });
 });
