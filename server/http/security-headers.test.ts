@@ -82,6 +82,31 @@ describe("security headers worked out once", () => {
     await once.close();
   });
 
+  it("forbid keeping a copy of an API answer, unless the route set its own caching", async () => {
+    const once = Fastify();
+    await useSecurityHeaders(once, OPTIONS);
+    once.get("/api/x", async () => ({ ok: true }));
+    once.get("/api/own", async (_request, reply) =>
+      reply.header("cache-control", "private, max-age=60").send({ ok: true }),
+    );
+    once.get("/assets/script-abc123.js", async (_request, reply) =>
+      reply.type("text/javascript").send("export {};"),
+    );
+    once.get("/", async (_request, reply) => reply.type("text/html").send("<!doctype html>"));
+    for (const url of ["/api/x", "/api/missing"]) {
+      const res = await once.inject({ method: "GET", url });
+      expect(res.headers["cache-control"], url).toBe("no-store");
+    }
+    const own = await once.inject({ method: "GET", url: "/api/own" });
+    expect(own.headers["cache-control"]).toBe("private, max-age=60");
+    // Pages and assets keep the caching the static files' route gives them (server/app.ts).
+    for (const url of ["/assets/script-abc123.js", "/"]) {
+      const res = await once.inject({ method: "GET", url });
+      expect(res.headers["cache-control"], url).toBeUndefined();
+    }
+    await once.close();
+  });
+
   it("include the Content Security Policy and leave out what the options turn off", async () => {
     const headers = await computeSecurityHeaders(OPTIONS);
     expect(headers["content-security-policy"]).toBe("default-src 'self';frame-ancestors 'none'");

@@ -97,8 +97,9 @@ function isDocument(url: string, type: unknown): boolean {
 /**
  * Sets the headers on every reply of `app`, 404s and errors included, as @fastify/helmet does:
  * the document set on pages, the shorter set on the API's answers and the hashed assets
- * (docs/decisions/014-security-headers-by-answer.md). A header the route set itself (the SAML
- * form's own policy, a download's sandbox) is kept.
+ * (docs/decisions/014-security-headers-by-answer.md), and `Cache-Control: no-store` on every
+ * answer under /api. A header the route set itself (the SAML form's own policy, a download's
+ * sandbox, a route's own caching) is kept.
  *
  * Set as the answer goes out, when its type is known, into the reply's own headers: Node then
  * writes them with the status line in one go instead of through setHeader one by one.
@@ -113,6 +114,11 @@ export async function useSecurityHeaders(
   app.addHook("onSend", (request, reply, payload, done) => {
     const entries = isDocument(request.url, reply.getHeader("content-type")) ? document : other;
     for (const [name, value] of entries) if (!reply.hasHeader(name)) reply.header(name, value);
+    // The API's answers hold a student's record, a session's user, the administrators' lists: no
+    // browser or proxy keeps a copy (ASVS 8.2.1), unless the route said otherwise.
+    if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) {
+      reply.header("cache-control", "no-store");
+    }
     done(null, payload);
   });
 }
