@@ -10,7 +10,12 @@ import { csvLine, parseCsv } from "./csv.js";
 import { exportForDownload } from "./export.js";
 import { insertSubmissions } from "./repository.js";
 import { IMPORT_MAX_BYTES } from "./transfer-routes.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import {
+  createUser,
+  makeSubmission,
+  submissionFields,
+  type TestUser,
+} from "../testing/factories.js";
 
 let t: TestApp;
 let admin: TestUser;
@@ -462,19 +467,13 @@ describe("the export's own reader", () => {
     const at = nowIso();
     await insertSubmissions(
       t.db,
-      Array.from({ length: 3000 }, (_, i) => ({
-        studentName: `Reader Export ${i}`,
-        indexNumber: `READER${String(i).padStart(5, "0")}`,
-        programme: "MPhil Reader Export",
-        contact: null,
-        studentEmail: null,
-        documents: emptyDocuments(),
-        sgsStage: null,
-        internalExaminer: null,
-        externalExaminer: null,
-        thesisStatus: null,
-        effectiveDate: null,
-      })),
+      Array.from({ length: 3000 }, (_, i) =>
+        submissionFields({
+          studentName: `Reader Export ${i}`,
+          indexNumber: `READER${String(i).padStart(5, "0")}`,
+          programme: "MPhil Reader Export",
+        }),
+      ),
       at,
     );
   });

@@ -57,13 +57,10 @@ export async function createUser(
 let indexCount = 0;
 
 /** A submission with sensible defaults; pass what the test is about. */
-export async function makeSubmission(
-  db: Db,
-  overrides: Partial<SubmissionFields> = {},
-  createdAt: string = nowIso(),
-): Promise<Submission> {
+/** A new submission's fields: a fresh name and index number, nothing recorded yet. */
+export function submissionFields(overrides: Partial<SubmissionFields> = {}): SubmissionFields {
   indexCount += 1;
-  const fields: SubmissionFields = {
+  return {
     studentName: `Student ${indexCount}`,
     indexNumber: `99${String(indexCount).padStart(6, "0")}`,
     programme: "MPhil Economics",
@@ -77,5 +74,12 @@ export async function makeSubmission(
     effectiveDate: null,
     ...overrides,
   };
-  return insertSubmission(db, fields, createdAt);
+}
+
+export async function makeSubmission(
+  db: Db,
+  overrides: Partial<SubmissionFields> = {},
+  createdAt: string = nowIso(),
+): Promise<Submission> {
+  return insertSubmission(db, submissionFields(overrides), createdAt);
 }
