@@ -343,7 +343,11 @@ describe("sign-in (POST /api/user_sign_in)", () => {
       Math.min(await cpuMs(email), await cpuMs(email), await cpuMs(email));
     const wrongPassword = await cheapest("timing@st.school.edu");
     const unknownEmail = await cheapest("unknown-timing@st.school.edu");
-    expect(unknownEmail).toBeGreaterThan(wrongPassword * 0.4);
+    // Without the verification an unknown email costs about a sixth of a wrong password (a lookup,
+    // an audit row and an answer: 1.8 against 11.6 ms when tried); with it, most of one. One CI
+    // run, on PostgreSQL beside the browser tests, gave 0.396 (16.4 against 41.4 ms), so the line
+    // sits between the two.
+    expect(unknownEmail).toBeGreaterThan(wrongPassword * 0.25);
   });
 
   it("issues a new 256-bit token at each sign-in, stores only its hash, and ends the session it replaces", async () => {
