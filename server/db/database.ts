@@ -96,7 +96,11 @@ export function openBulkReader(db: Db): BulkReader {
   if (file === undefined) return { db, release: async () => undefined };
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   sqlite.pragma("busy_timeout = 5000");
-  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Through a statement cache of its own, as the server's connection: each page's statement is
+  // prepared once and its rows built by the compiled row builder (statement-cache.ts).
+  const reader = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: new StatementCache(sqlite) }),
+  });
   openReaders += 1;
   let released = false;
   return {
