@@ -116,7 +116,7 @@ class LazyChildLogger implements FastifyBaseLogger {
   }
 
   #write(level: Level, args: unknown[]): void {
-    if ((LEVEL_VALUES[level] ?? 0) < (LEVEL_VALUES[this.level] ?? 0)) return;
+    if (!enabled(this, level)) return;
     const logger = this.#real();
     Reflect.apply(logger[level], logger, args);
   }
