@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
@@ -54,6 +53,7 @@ import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
 import { resolveFromRoot } from "./paths.js";
 import { takeRequestsInTurns } from "./request-turns.js";
 import { validatorCompiler } from "./validation.js";
+import { API_COMPRESSION } from "./http/compression.js";
 import { useSecurityHeaders } from "./http/security-headers.js";
 import type { FastifyHelmetOptions } from "@fastify/helmet";
 import { AccessLogController, lazyChildLogger } from "./http/request-logging.js";
@@ -212,14 +212,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // PDFs, XLSX and octet-streams are already packed (mime-db says not compressible) and keep
       // their Content-Length. Request bodies are never inflated: an upload's size limit stays a
       // limit on what arrives, with no decompression bomb behind it.
-      await api.register(compress, {
-        threshold: 1024,
-        encodings: ["br", "gzip"],
-        customTypes: API_COMPRESSIBLE_TYPES,
-        // Quality 4: most of brotli's gain for a fraction of quality 11's time, per request.
-        brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-        globalDecompression: false,
-      });
+      await api.register(compress, API_COMPRESSION);
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
       await api.register(healthRoutes);
       await api.register(accountRoutes);
@@ -281,9 +274,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   return app;
 }
-
-/** JSON (every +json type) and CSV; text/* beyond that is left to mime-db's compressible flag. */
-const API_COMPRESSIBLE_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;|$)|^text\/csv(?:;|$)/;
 
 const YEAR_IN_SECONDS = 365 * 24 * 60 * 60;
 

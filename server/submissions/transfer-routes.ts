@@ -1,5 +1,3 @@
-import zlib from "node:zlib";
-import type { FastifyCompressOptions } from "@fastify/compress";
 import multipart from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -12,6 +10,7 @@ import {
   submissionExportQuerySchema,
 } from "../../common/submissions-api.js";
 import { currentUser, requireAdmin } from "../auth/plugin.js";
+import { EXPORT_COMPRESSION } from "../http/compression.js";
 import { validationError } from "../errors.js";
 import { clientFileStream, multipartReadError } from "../files/multipart.js";
 import { exportForDownload } from "./export.js";
@@ -26,27 +25,6 @@ import { applyImport, previewImport, type ImportFile } from "./import.js";
  * again by the zip guard's limits on what it unpacks to.
  */
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
-
-/**
- * Compression for the export, which streams for as long as a million rows take. Brotli's default
- * window (4 MB, lgwin 22) and the encoder's tables sized to it stay allocated for the whole
- * download; with a 256 KB window (lgwin 18) a million exported rows held about 13 MB less, and
- * the benchmark's CSV came out no larger (4.1 MB for 200,000 rows, 4.3 before): its lines repeat
- * within far less than 256 KB. A route's own options replace the API's (server/app.ts) instead of
- * adding to them, so the encodings, threshold and quality are said again here; only CSV is
- * compressed (an XLSX is a zip already).
- */
-const EXPORT_COMPRESSION: FastifyCompressOptions = {
-  encodings: ["br", "gzip"],
-  threshold: 1024,
-  customTypes: /^text\/csv(?:;|$)/,
-  brotliOptions: {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-      [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
-    },
-  },
-};
 
 /**
  * Spreadsheet import and export. Multipart parsing is registered here, inside this plugin, so no
