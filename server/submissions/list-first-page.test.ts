@@ -7,7 +7,8 @@ import {
 } from "../../common/submissions-api.js";
 import { generateSubmissions } from "../../scripts/bench-data.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
-import { insertSubmissions, listSubmissions, plainListPageQuery } from "./repository.js";
+import { insertWithTiedCreationTimes } from "../testing/factories.js";
+import { listSubmissions, plainListPageQuery } from "./repository.js";
 
 // Page 1 of the plain list (no term, no filter) in each size the list offers is a statement of its
 // own, with the size written into it: PostgreSQL plans a statement without placeholders once per
@@ -20,16 +21,9 @@ const SIZE = 130;
 beforeAll(async () => {
   t = await createTestDatabase();
   const rows = generateSubmissions(SIZE, new Date("2026-01-01T00:00:00Z"));
-  // Two creation times, so the createdAt sort has ties that the id must break.
-  await insertSubmissions(
+  await insertWithTiedCreationTimes(
     t.db,
-    rows.slice(0, SIZE / 2).map((r) => r.fields),
-    "2025-01-01T00:00:00.000Z",
-  );
-  await insertSubmissions(
-    t.db,
-    rows.slice(SIZE / 2).map((r) => r.fields),
-    "2025-06-01T00:00:00.000Z",
+    rows.map((r) => r.fields),
   );
 });
 afterAll(async () => {

@@ -9,7 +9,8 @@ import {
 import type { Database as Schema } from "../db/schema.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import { generateSubmissions } from "../../scripts/bench-data.js";
-import { insertSubmissions, listSubmissions, type ListLimits } from "./repository.js";
+import { insertWithTiedCreationTimes } from "../testing/factories.js";
+import { listSubmissions, type ListLimits } from "./repository.js";
 
 // The list at scale finds its page in several ways (a count capped at LIST_TOTAL_CAP, the matches
 // first, a walk along the sort index, a fallback); every way must give the rows, in the order, of
@@ -41,16 +42,9 @@ beforeAll(async () => {
   short(1, { studentName: "Qo" });
   short(SIZE - 1, { indexNumber: "Z" });
   short(SIZE - 2, { indexNumber: "zq" });
-  // Two creation times, so the createdAt sort has ties that the id must break.
-  await insertSubmissions(
+  await insertWithTiedCreationTimes(
     t.db,
-    rows.slice(0, SIZE / 2).map((r) => r.fields),
-    "2025-01-01T00:00:00.000Z",
-  );
-  await insertSubmissions(
-    t.db,
-    rows.slice(SIZE / 2).map((r) => r.fields),
-    "2025-06-01T00:00:00.000Z",
+    rows.map((r) => r.fields),
   );
 });
 afterAll(async () => {

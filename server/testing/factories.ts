@@ -2,7 +2,7 @@ import { emptyDocuments, type Submission, type SubmissionFields } from "../../co
 import { createSession } from "../auth/session.js";
 import { nowIso, type Db } from "../db/database.js";
 import { SAME_ORIGIN } from "./test-app.js";
-import { insertSubmission } from "../submissions/repository.js";
+import { insertSubmission, insertSubmissions } from "../submissions/repository.js";
 
 /**
  * Factories for this feature's tests: users and sessions written straight to the database (the
@@ -82,4 +82,17 @@ export async function makeSubmission(
   createdAt: string = nowIso(),
 ): Promise<Submission> {
   return insertSubmission(db, submissionFields(overrides), createdAt);
+}
+
+/**
+ * Inserts the submissions in two halves, created at two moments, so sorting by createdAt meets
+ * ties that the id must break.
+ */
+export async function insertWithTiedCreationTimes(
+  db: Db,
+  fields: SubmissionFields[],
+): Promise<void> {
+  const half = Math.ceil(fields.length / 2);
+  await insertSubmissions(db, fields.slice(0, half), "2025-01-01T00:00:00.000Z");
+  await insertSubmissions(db, fields.slice(half), "2025-06-01T00:00:00.000Z");
 }
