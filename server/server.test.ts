@@ -5,6 +5,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { resolveFromRoot } from "./paths.js";
 import { enqueueMail } from "./mail/outbox.js";
 import { createUser, makeSubmission } from "./testing/factories.js";
@@ -12,22 +13,27 @@ import { uniquePdf } from "./testing/documents.js";
 import { createTestDatabase, type TestDatabase } from "./testing/test-app.js";
 import { multipartBody } from "./testing/uploads.js";
 
+/**
+ * The real entry point as ONE process: node with tsx's loader, so a signal reaches the server
+ * itself. tsx's command line runs it as a child and relays signals; when the child does not
+ * acknowledge one within 30 ms (a loaded machine: CI's PostgreSQL run beside the browser tests),
+ * tsx kills it with SIGKILL and exits 143, which is not the server's shutdown.
+ */
+const SERVER_COMMAND = [
+  "--import",
+  pathToFileURL(resolveFromRoot("node_modules", "tsx", "dist", "loader.mjs")).href,
+  resolveFromRoot("server", "server.ts"),
+];
+
 // The real entry point, run as a process in an empty folder, so "nothing is written" can be seen.
 function start(env: Record<string, string>) {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "ets-start-"));
-  const result = spawnSync(
-    process.execPath,
-    [
-      resolveFromRoot("node_modules", "tsx", "dist", "cli.mjs"),
-      resolveFromRoot("server", "server.ts"),
-    ],
-    {
-      cwd,
-      env,
-      encoding: "utf8",
-      timeout: 30_000,
-    },
-  );
+  const result = spawnSync(process.execPath, SERVER_COMMAND, {
+    cwd,
+    env,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   const written = fs.readdirSync(cwd);
   fs.rmSync(cwd, { recursive: true, force: true });
   return { ...result, written };
@@ -72,30 +78,22 @@ interface ServerProcess {
 async function serve(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "ets-serve-"));
-  const child = spawn(
-    process.execPath,
-    [
-      resolveFromRoot("node_modules", "tsx", "dist", "cli.mjs"),
-      resolveFromRoot("server", "server.ts"),
-    ],
-    {
-      cwd,
-      env: {
-        NODE_ENV: "test",
-        LOG_LEVEL: "info",
-        ETS_SAMPLE_DATA: "off",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        STORAGE_URL: `file:${path.join(cwd, "files")}`,
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      // A process group of its own: tsx runs the server as its child, which a kill of tsx alone
-      // would leave running (a failed test left servers behind), so kill() stops the group.
-      detached: true,
+  const child = spawn(process.execPath, SERVER_COMMAND, {
+    cwd,
+    env: {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      ETS_SAMPLE_DATA: "off",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      STORAGE_URL: `file:${path.join(cwd, "files")}`,
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+    // A process group of its own, so kill() stops anything the server started with it.
+    detached: true,
+  });
   const lines: string[] = [];
   const collect = (stream: NodeJS.ReadableStream) => {
     let rest = "";
