@@ -13,11 +13,13 @@ const reports = [
 ];
 const shownFailures = 20;
 
+/** Terminal colour codes (ESC [ … m), which the runners put in their messages. */
+const COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
 /** The first line of a failure message, without terminal colours, at most 200 characters. */
 function firstLine(message) {
   const line = String(message ?? "")
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-9;]*m/g, "")
+    .replace(COLOURS, "")
     .split("\n")
     .find((part) => part.trim() !== "");
   return (line ?? "").trim().slice(0, 200);
@@ -29,7 +31,9 @@ function vitestFailures(report) {
     const where = path.relative(process.cwd(), file.name ?? "");
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
     for (const test of failedTests) {
-      failures.push(`${where} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+      failures.push(
+        `${where} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`,
+      );
     }
     if (failedTests.length === 0 && file.status === "failed") {
       failures.push(`${where}: ${firstLine(file.message) || "the file failed outside its tests"}`);
@@ -71,7 +75,11 @@ for (const [file, kind] of reports) {
   let f = 0;
   if (kind === "vitest") {
     p = report.numPassedTests ?? 0;
-    f = (report.numFailedTests ?? 0) + (report.numTotalTestSuites > 0 && report.success === false && report.numFailedTests === 0 ? 1 : 0);
+    f =
+      (report.numFailedTests ?? 0) +
+      (report.numTotalTestSuites > 0 && report.success === false && report.numFailedTests === 0
+        ? 1
+        : 0);
     if (f > 0) failures.push(...vitestFailures(report).map((line) => `${file}: ${line}`));
   } else {
     p = (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0);
@@ -85,7 +93,8 @@ for (const [file, kind] of reports) {
 if (failures.length > 0) {
   console.log("Failed:");
   for (const line of failures.slice(0, shownFailures)) console.log(`  ${line}`);
-  if (failures.length > shownFailures) console.log(`  ... and ${failures.length - shownFailures} more`);
+  if (failures.length > shownFailures)
+    console.log(`  ... and ${failures.length - shownFailures} more`);
 }
 for (const line of lines) console.log(line);
 console.log(`${passed} passed, ${failed} failed`);
