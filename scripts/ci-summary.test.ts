@@ -27,7 +27,9 @@ function vitestReport(failed: { file: string; title: string; message: string }[]
     testResults: failed.map((test) => ({
       name: path.join(process.cwd(), test.file),
       status: "failed",
-      assertionResults: [{ fullName: test.title, status: "failed", failureMessages: [test.message] }],
+      assertionResults: [
+        { fullName: test.title, status: "failed", failureMessages: [test.message] },
+      ],
     })),
   };
 }
@@ -58,25 +60,64 @@ describe("ci-summary", () => {
   it("names each failed test with the first line of its error, before the counts", async () => {
     await write(
       "vitest-sqlite.json",
-      vitestReport([{ file: "server/a.test.ts", title: "a > refuses", message: "\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n    at x" }], 4),
+      vitestReport(
+        [
+          {
+            file: "server/a.test.ts",
+            title: "a > refuses",
+            message: "\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n    at x",
+          },
+        ],
+        4,
+      ),
     );
     await write("vitest-postgres.json", vitestReport([], 2));
     await write("playwright.json", {
       stats: { expected: 1, unexpected: 1 },
       errors: [],
-      suites: [{ title: "f.spec.ts", specs: [], suites: [{ title: "student", specs: [{ title: "signs in", file: "f.spec.ts", tests: [{ status: "unexpected", results: [{ error: { message: "Timeout 5000ms exceeded." } }] }] }] }] }],
+      suites: [
+        {
+          title: "f.spec.ts",
+          specs: [],
+          suites: [
+            {
+              title: "student",
+              specs: [
+                {
+                  title: "signs in",
+                  file: "f.spec.ts",
+                  tests: [
+                    {
+                      status: "unexpected",
+                      results: [{ error: { message: "Timeout 5000ms exceeded." } }],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
     });
     const { code, out } = await summary(dir);
     expect(code).toBe(1);
     const lines = out.trim().split("\n");
     expect(lines[0]).toBe("Failed:");
-    expect(lines[1]).toBe("  vitest-sqlite.json: server/a.test.ts > a > refuses: AssertionError: expected 1 to be 2");
-    expect(lines[2]).toBe("  playwright.json: f.spec.ts > student > signs in: Timeout 5000ms exceeded.");
+    expect(lines[1]).toBe(
+      "  vitest-sqlite.json: server/a.test.ts > a > refuses: AssertionError: expected 1 to be 2",
+    );
+    expect(lines[2]).toBe(
+      "  playwright.json: f.spec.ts > student > signs in: Timeout 5000ms exceeded.",
+    );
     expect(lines.at(-1)).toBe("7 passed, 2 failed");
   });
 
   it("counts a missing report as a failure and caps the failures it names", async () => {
-    const many = Array.from({ length: 25 }, (_, i) => ({ file: `server/t${i}.test.ts`, title: `t${i}`, message: "boom" }));
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      file: `server/t${i}.test.ts`,
+      title: `t${i}`,
+      message: "boom",
+    }));
     await write("vitest-sqlite.json", vitestReport(many, 0));
     await write("playwright.json", { stats: { expected: 0 }, errors: [] });
     const { code, out } = await summary(dir);

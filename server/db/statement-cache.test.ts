@@ -115,7 +115,7 @@ describe("the prepared statement cache", () => {
       ["select * from u order by id", []],
       // Two columns named id: the later one wins, in both modes.
       ["select t.*, u.* from t left join u on u.t_id = t.id order by t.id", []],
-      ["select x, x as y, count(*) as \"count(*)\", 1 + 1 from t where id > ? group by x", [1]],
+      ['select x, x as y, count(*) as "count(*)", 1 + 1 from t where id > ? group by x', [1]],
       ["select * from u where id = ?", [404]],
       ["insert into t (x) values (?) returning id, x", ["d"]],
     ];
@@ -127,7 +127,8 @@ describe("the prepared statement cache", () => {
         : (plain.all(...parameters) as Record<string, unknown>[]);
       const actual = cache.prepare(sql).all(parameters) as Record<string, unknown>[];
       const compared =
-        expected ?? (sqlite.prepare("select id, x from t order by id desc limit 1").all() as unknown[]);
+        expected ??
+        (sqlite.prepare("select id, x from t order by id desc limit 1").all() as unknown[]);
       expect(actual).toEqual(compared);
       // Own fields only, in the same order, with nothing on the prototype.
       for (const [i, row] of actual.entries()) {

@@ -35,7 +35,8 @@ function rowBuilder(columns: readonly string[]): RowBuilder {
 }
 
 /** SQL that only reads or writes rows; every other statement may change the schema. */
-const ROW_STATEMENT = /^\s*(?:select|insert|update|delete|replace|with|begin|commit|rollback|savepoint|release|pragma)\b/i;
+const ROW_STATEMENT =
+  /^\s*(?:select|insert|update|delete|replace|with|begin|commit|rollback|savepoint|release|pragma)\b/i;
 
 /**
  * A reading statement (a select, or a write with `returning`) whose rows are built by a row
