@@ -268,7 +268,8 @@ describe("a rolling restart under reads and writes", () => {
     const failedReads = reads.filter((o) => !succeeded(o));
     const failedWrites = writes.filter((o) => !succeeded(o));
     console.log(
-      `rolling restart: ${reads.length} reads, ${failedReads.length} failed; ` +
+      `rolling restart: ${reads.length} reads, ${failedReads.length} failed, ` +
+        `${reads.filter((o) => o.resent).length} resent after nginx closed their connection; ` +
         `${writes.length} writes, ${failedWrites.length} failed (${statuses(failedWrites)})`,
     );
     expect(failedReads, summarize(failedReads)).toEqual([]);

@@ -17,6 +17,8 @@ export interface Outcome {
   body: string;
   /** Which app server nginx used ("127.0.0.1:port", several when it retried), when through nginx. */
   upstream: string | null;
+  /** Sent a second time: its fresh connection was closed before any answer (see `fresh`). */
+  resent?: boolean;
 }
 
 export interface RequestOptions {
@@ -30,9 +32,19 @@ export interface RequestOptions {
    * A connection of its own, closed after the answer, instead of one kept alive from an earlier
    * request. A browser resends a request that fails on a reused connection the server had just
    * closed (as nginx does with its idle ones on a reload); this client does not, so a test that
-   * reloads nginx under traffic asks for fresh connections.
+   * reloads nginx under traffic asks for fresh connections. A reload also closes a fresh
+   * connection that an old worker had accepted but not yet read, so a GET whose fresh connection
+   * closes before any answer is sent once more, as a browser resends an idempotent request
+   * (the outcome says `resent`); anything else that fails stays failed.
    */
   fresh?: boolean;
+}
+
+/** The connection was closed (or reset) before any answer came. */
+function closedBeforeAnswer(error: unknown): boolean {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET";
 }
 
 export async function send(
@@ -40,6 +52,19 @@ export async function send(
   path: string,
   options: RequestOptions = {},
 ): Promise<Outcome> {
+  const first = await sendOnce(base, path, options);
+  if (!first.closedBeforeAnswer || !options.fresh || (options.method ?? "GET") !== "GET") {
+    return first.outcome;
+  }
+  const again = await sendOnce(base, path, options);
+  return { ...again.outcome, startedAt: first.outcome.startedAt, resent: true };
+}
+
+async function sendOnce(
+  base: string,
+  path: string,
+  options: RequestOptions,
+): Promise<{ outcome: Outcome; closedBeforeAnswer: boolean }> {
   const method = options.method ?? "GET";
   const startedAt = Date.now();
   const headers: Record<string, string> = {
@@ -53,6 +78,7 @@ export async function send(
   } else if (options.body) {
     body = options.body;
   }
+  let answered = false;
   try {
     const res = await fetch(`${base}${path}`, {
       method,
@@ -60,29 +86,36 @@ export async function send(
       ...(body === undefined ? {} : { body }),
       signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
     });
+    answered = true;
     const text = await res.text();
     return {
-      kind: options.kind ?? (method === "GET" ? "read" : "write"),
-      method,
-      path,
-      startedAt,
-      endedAt: Date.now(),
-      status: res.status,
-      body: text,
-      upstream: res.headers.get("x-upstream"),
+      outcome: {
+        kind: options.kind ?? (method === "GET" ? "read" : "write"),
+        method,
+        path,
+        startedAt,
+        endedAt: Date.now(),
+        status: res.status,
+        body: text,
+        upstream: res.headers.get("x-upstream"),
+      },
+      closedBeforeAnswer: false,
     };
   } catch (error) {
     const cause =
       error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return {
-      kind: options.kind ?? (method === "GET" ? "read" : "write"),
-      method,
-      path,
-      startedAt,
-      endedAt: Date.now(),
-      status: null,
-      body: `${error instanceof Error ? error.message : String(error)}${cause}`,
-      upstream: null,
+      outcome: {
+        kind: options.kind ?? (method === "GET" ? "read" : "write"),
+        method,
+        path,
+        startedAt,
+        endedAt: Date.now(),
+        status: null,
+        body: `${error instanceof Error ? error.message : String(error)}${cause}`,
+        upstream: null,
+      },
+      closedBeforeAnswer: !answered && closedBeforeAnswer(error),
     };
   }
 }
