@@ -78,6 +78,14 @@ async function sendOnce(
   } else if (options.body) {
     body = options.body;
   }
+  const outcome = (answer: Pick<Outcome, "status" | "body" | "upstream">): Outcome => ({
+    kind: options.kind ?? (method === "GET" ? "read" : "write"),
+    method,
+    path,
+    startedAt,
+    endedAt: Date.now(),
+    ...answer,
+  });
   let answered = false;
   try {
     const res = await fetch(`${base}${path}`, {
@@ -89,32 +97,18 @@ async function sendOnce(
     answered = true;
     const text = await res.text();
     return {
-      outcome: {
-        kind: options.kind ?? (method === "GET" ? "read" : "write"),
-        method,
-        path,
-        startedAt,
-        endedAt: Date.now(),
-        status: res.status,
-        body: text,
-        upstream: res.headers.get("x-upstream"),
-      },
+      outcome: outcome({ status: res.status, body: text, upstream: res.headers.get("x-upstream") }),
       closedBeforeAnswer: false,
     };
   } catch (error) {
     const cause =
       error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return {
-      outcome: {
-        kind: options.kind ?? (method === "GET" ? "read" : "write"),
-        method,
-        path,
-        startedAt,
-        endedAt: Date.now(),
+      outcome: outcome({
         status: null,
         body: `${error instanceof Error ? error.message : String(error)}${cause}`,
         upstream: null,
-      },
+      }),
       closedBeforeAnswer: !answered && closedBeforeAnswer(error),
     };
   }
