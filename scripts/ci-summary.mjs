@@ -1,5 +1,6 @@
 // Adds up the test counts of the CI run's reports and prints "N passed, N failed".
-// A report that is missing (its runner crashed) counts as one failure, so it cannot pass silently.
+// A report that is missing (its runner crashed) counts as one failure, so it cannot pass silently,
+// and so does every skipped test: no test is skipped for a missing part or left skipped.
 // The failed tests are named first, with the first line of their error (at most 20 of them), so
 // the end of CI's output says which test failed even when only that end is kept.
 import fs from "node:fs";
@@ -8,6 +9,7 @@ import path from "node:path";
 const dir = process.argv[2] ?? "ci-results";
 const reports = [
   ["vitest-sqlite.json", "vitest"],
+  ["vitest-sqlite-oldest-node.json", "vitest"],
   ["vitest-postgres.json", "vitest"],
   ["playwright.json", "playwright"],
 ];
@@ -73,6 +75,7 @@ for (const [file, kind] of reports) {
   const report = JSON.parse(fs.readFileSync(full, "utf8"));
   let p = 0;
   let f = 0;
+  let skipped = 0;
   if (kind === "vitest") {
     p = report.numPassedTests ?? 0;
     f =
@@ -80,11 +83,17 @@ for (const [file, kind] of reports) {
       (report.numTotalTestSuites > 0 && report.success === false && report.numFailedTests === 0
         ? 1
         : 0);
+    skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
     if (f > 0) failures.push(...vitestFailures(report).map((line) => `${file}: ${line}`));
   } else {
     p = (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0);
     f = (report.stats?.unexpected ?? 0) + (report.errors?.length ?? 0);
+    skipped = report.stats?.skipped ?? 0;
     if (f > 0) failures.push(...playwrightFailures(report).map((line) => `${file}: ${line}`));
+  }
+  if (skipped > 0) {
+    failures.push(`${file}: ${skipped} skipped (a skipped test counts as failed)`);
+    f += skipped;
   }
   lines.push(`${file}: ${p} passed, ${f} failed`);
   passed += p;

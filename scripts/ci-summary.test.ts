@@ -49,11 +49,12 @@ describe("ci-summary", () => {
 
   it("adds up every report and ends with one plain line", async () => {
     await write("vitest-sqlite.json", vitestReport([], 10));
+    await write("vitest-sqlite-oldest-node.json", vitestReport([], 5));
     await write("vitest-postgres.json", vitestReport([], 7));
     await write("playwright.json", { stats: { expected: 3, flaky: 1, unexpected: 0 }, errors: [] });
     const { code, out } = await summary(dir);
     expect(code).toBe(0);
-    expect(out.trim().split("\n").at(-1)).toBe("21 passed, 0 failed");
+    expect(out.trim().split("\n").at(-1)).toBe("26 passed, 0 failed");
     expect(out).not.toContain("Failed:");
   });
 
@@ -71,6 +72,7 @@ describe("ci-summary", () => {
         4,
       ),
     );
+    await write("vitest-sqlite-oldest-node.json", vitestReport([], 0));
     await write("vitest-postgres.json", vitestReport([], 2));
     await write("playwright.json", {
       stats: { expected: 1, unexpected: 1 },
@@ -119,6 +121,7 @@ describe("ci-summary", () => {
       message: "boom",
     }));
     await write("vitest-sqlite.json", vitestReport(many, 0));
+    await write("vitest-sqlite-oldest-node.json", vitestReport([], 0));
     await write("playwright.json", { stats: { expected: 0 }, errors: [] });
     const { code, out } = await summary(dir);
     expect(code).toBe(1);
@@ -126,5 +129,17 @@ describe("ci-summary", () => {
     expect(out.match(/^ {2}vitest-sqlite\.json: /gm)).toHaveLength(20);
     expect(out).toContain("vitest-postgres.json: missing (counted as 1 failure)");
     expect(out.trim().split("\n").at(-1)).toBe("0 passed, 26 failed");
+  });
+
+  it("counts every skipped test as a failure and says so", async () => {
+    await write("vitest-sqlite.json", { ...vitestReport([], 4), numPendingTests: 2 });
+    await write("vitest-sqlite-oldest-node.json", vitestReport([], 4));
+    await write("vitest-postgres.json", vitestReport([], 4));
+    await write("playwright.json", { stats: { expected: 2, skipped: 1 }, errors: [] });
+    const { code, out } = await summary(dir);
+    expect(code).toBe(1);
+    expect(out).toContain("  vitest-sqlite.json: 2 skipped (a skipped test counts as failed)");
+    expect(out).toContain("  playwright.json: 1 skipped (a skipped test counts as failed)");
+    expect(out.trim().split("\n").at(-1)).toBe("14 passed, 3 failed");
   });
 });
