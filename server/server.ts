@@ -1,3 +1,4 @@
+import "./runtime-check.js";
 import type { Server, ServerResponse } from "node:http";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
