@@ -40,12 +40,8 @@ import { examinerReminders } from "./examiners/reminders.js";
 import { ssoRoutes } from "./auth/sso/routes.js";
 import { samlRoutes } from "./auth/sso/saml-routes.js";
 import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
-import {
-  createStorage,
-  parseStorageUrl,
-  redactStorageUrl,
-  type FileStorage,
-} from "./files/storage.js";
+import { createStorage } from "./files/create-storage.js";
+import { parseStorageUrl, redactStorageUrl, type FileStorage } from "./files/storage.js";
 import { mailWorker } from "./mail/worker.js";
 import { housekeeping } from "./accounts/housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
