@@ -1,7 +1,8 @@
 import type { ReviewState } from "../../common/documents.js";
 import { DOCUMENTS, type DocumentItem } from "../../common/workflow.js";
 import type { SubmissionDocumentRow } from "../db/schema.js";
-import { documentColumns, type Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
+import { documentColumns } from "../submissions/repository.js";
 
 /**
  * Uploaded document versions (table submission_documents) and the few submission columns the

@@ -6,18 +6,14 @@ import { recordAudit } from "../accounts/audit.js";
 import type { SessionUser } from "../auth/session.js";
 import { canReadDocument, canReadSubmission, canUploadDocument } from "../auth/policy.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import type { VirusScanner } from "../files/clamd.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
 import { readCorrections } from "../examiners/outcome.js";
 import { mailCorrectionsReady } from "../examiners/service.js";
 import { recordExaminationEvent } from "../examiners/transitions.js";
-import {
-  findSubmissionById,
-  insertSubmissionEvents,
-  type Executor,
-} from "../submissions/repository.js";
+import { findSubmissionById, insertSubmissionEvents } from "../submissions/repository.js";
 import { maxBytesFor, slotState } from "./presenter.js";
 import {
   findDocumentChecklist,

@@ -5,11 +5,11 @@ import type { Config } from "../config.js";
 import { notFound } from "../errors.js";
 import { notifyWorkflowChanges } from "../messages/service.js";
 import { diffFields, eventsFor, fieldsOf } from "../submissions/changes.js";
+import type { Executor } from "../db/database.js";
 import {
   findSubmissionById,
   insertSubmissionEvents,
   updateSubmissionFields,
-  type Executor,
 } from "../submissions/repository.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
 
 /** Messages shown in a student's Messages tab: notices about their submission and broadcasts. */
 

@@ -9,11 +9,11 @@ import type { Submission } from "../../common/submission.js";
 import type { MessageListResponse, SendMessage } from "../../common/submissions-api.js";
 import type { SessionUser } from "../auth/session.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { notFound } from "../errors.js";
 import { enqueueMail } from "../mail/outbox.js";
 import { isWorkflowField, type FieldChange } from "../submissions/changes.js";
-import { findSubmissionByIndexNumber, type Executor } from "../submissions/repository.js";
+import { findSubmissionByIndexNumber } from "../submissions/repository.js";
 import {
   countUnreadMessages,
   findMessage,

@@ -6,7 +6,8 @@ import { conflict } from "../errors.js";
 import { enqueueMails } from "../mail/outbox.js";
 import { studentMailText, workflowNotice } from "../messages/service.js";
 import type { FieldChange } from "./changes.js";
-import { documentColumns, fieldsToColumns, type Executor } from "./repository.js";
+import type { Executor } from "../db/database.js";
+import { documentColumns, fieldsToColumns } from "./repository.js";
 
 /**
  * Writes for the import, many submissions per statement. One UPDATE per changed row made the apply

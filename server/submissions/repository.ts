@@ -6,7 +6,6 @@ import {
   type Kysely,
   type SelectQueryBuilder,
   type SqlBool,
-  type Transaction,
 } from "kysely";
 import {
   DOCUMENTS,
@@ -39,10 +38,10 @@ import {
   shortTermNamePage,
   submissionSearchCondition,
 } from "../db/dialect.js";
+import type { Executor } from "../db/database.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
 
-/** Repositories take the database or a transaction; row types never leave this module. */
-export type Executor = Kysely<Database> | Transaction<Database>;
+/** Row types never leave this module. */
 
 const DOCUMENT_COLUMNS: Record<
   DocumentItem,

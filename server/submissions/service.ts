@@ -10,7 +10,7 @@ import type {
 import type { SessionUser } from "../auth/session.js";
 import { canReadSubmission } from "../auth/policy.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { notifyWorkflowChanges } from "../messages/service.js";
@@ -34,7 +34,6 @@ import {
   listSubmissionEvents,
   listSubmissions,
   updateSubmissionFields,
-  type Executor,
   type StoredSubmissionEvent,
   type SubmissionPage,
 } from "./repository.js";
