@@ -4,7 +4,7 @@ import { sweepRateLimitCounters } from "../auth/rate-limit-store.js";
 import { SESSION_LIMITS } from "../auth/session.js";
 import { nowIso, type Db } from "../db/database.js";
 import { sweepOrphanFiles } from "../documents/sweep.js";
-import { sweepSsoRecords } from "../auth/sso/requests.js";
+import { sweepSsoRecords } from "./sso/requests.js";
 import { runPeriodically } from "../jobs/periodic.js";
 import { CODE_TTL_MS } from "./codes.js";
 

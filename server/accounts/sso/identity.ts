@@ -3,14 +3,15 @@ import type { SsoFailure, SsoProvider } from "../../../common/sso.js";
 import type { Config } from "../../config.js";
 import type { Db, Executor } from "../../db/database.js";
 import { isUniqueViolation } from "../../db/dialect.js";
-import { recordAudit } from "../../accounts/audit.js";
+import { recordAudit } from "../audit.js";
+import { findSubmissionLink, insertStudent, recordSuccessfulSignIn } from "../repository.js";
+import { emailDomainAllowed } from "../service.js";
 import {
-  findSubmissionLink,
-  insertStudent,
-  recordSuccessfulSignIn,
-} from "../../accounts/repository.js";
-import { emailDomainAllowed } from "../../accounts/service.js";
-import { createSession, deleteSession, setSessionCookie, type NewSession } from "../session.js";
+  createSession,
+  deleteSession,
+  setSessionCookie,
+  type NewSession,
+} from "../../auth/session.js";
 import {
   findAccountByIdentity,
   findSsoAccountByEmail,
