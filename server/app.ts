@@ -43,7 +43,7 @@ import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
 import { createStorage } from "./files/create-storage.js";
 import { parseStorageUrl, redactStorageUrl, type FileStorage } from "./files/storage.js";
 import { mailWorker } from "./mail/worker.js";
-import { housekeeping } from "./accounts/housekeeping.js";
+import { housekeeping } from "./housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
 import { resolveFromRoot } from "./paths.js";
