@@ -13,7 +13,6 @@ import type { Config } from "../config.js";
 import { nowIso, type Db, type Executor } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
 import { conflict, forbidden, notFound } from "../errors.js";
-import { notifyWorkflowChanges } from "../messages/service.js";
 import {
   applyChanges,
   diffFields,
@@ -23,6 +22,7 @@ import {
   outOfOrderMoves,
   type FieldChange,
 } from "./changes.js";
+import { notifyWorkflowChanges } from "./notices.js";
 import { confirmationRequired, staleVersion } from "./problems.js";
 import {
   countDocumentsToReview,
