@@ -9,9 +9,10 @@ import { diffFields, eventsFor, fieldsOf } from "../submissions/changes.js";
 import {
   findSubmissionById,
   insertSubmissionEvents,
+  lockSubmission,
   updateSubmissionFields,
 } from "../submissions/repository.js";
-import { findDocumentVersion, lockSubmission, type StoredDocumentVersion } from "./repository.js";
+import { findDocumentVersion, type StoredDocumentVersion } from "./repository.js";
 
 /**
  * The school's decisions on uploaded documents. Each decision is one transaction: the version's

@@ -31,7 +31,7 @@ import {
   type DocumentsTestApp,
   type TestStore,
 } from "../testing/uploads.js";
-import { receiveDocument } from "./upload.js";
+import { receiveDocument } from "../files/upload.js";
 
 const MB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");

@@ -7,10 +7,9 @@ import {
 import { recordAudit } from "../accounts/audit.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db, type Executor } from "../db/database.js";
-import { lockSubmission } from "../documents/repository.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { notifyOutcome } from "../messages/service.js";
-import { findSubmissionById } from "../submissions/repository.js";
+import { findSubmissionById, lockSubmission } from "../submissions/repository.js";
 import {
   findCurrentThesis,
   findExamination,

@@ -193,6 +193,19 @@ export async function findSubmissionById(db: Executor, id: number): Promise<Subm
   return row ? rowToSubmission(row) : null;
 }
 
+/**
+ * Takes the submission's row lock for the rest of the transaction, so two uploads of one item
+ * (or an upload and a review) cannot both read the same versions and decide on them. A no-op
+ * write: PostgreSQL locks the row; SQLite's write transaction already holds the database.
+ */
+export async function lockSubmission(db: Executor, submissionId: number): Promise<void> {
+  await db
+    .updateTable("submissions")
+    .set((eb) => ({ version: eb.ref("version") }))
+    .where("id", "=", submissionId)
+    .execute();
+}
+
 export async function countSubmissions(db: Executor): Promise<number> {
   const { count } = await db
     .selectFrom("submissions")
