@@ -56,7 +56,7 @@ function step<T>(values: T[], current: T, direction: 1 | -1): T {
   return values[(at + direction + values.length) % values.length] as T;
 }
 
-/** The row lock the app's services take first (documents' lockSubmission: a no-op write). */
+/** The row lock the app's services take first (submissions' lockSubmission: a no-op write). */
 async function lockSubmission(db: Executor, id: number): Promise<void> {
   await db
     .updateTable("submissions")
