@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { emptyDocuments } from "../common/submission.js";
-import { nowIso } from "../server/db/database.js";
+import { nowIso, type Executor } from "../server/db/database.js";
 import {
   sendDueReminders,
   type ReminderContext,
   type ReminderRunReport,
 } from "../server/examiners/reminder-service.js";
 import { EXAMINER_REMINDERS_JOB } from "../server/examiners/reminders.js";
-import { insertSubmission, type Executor } from "../server/submissions/repository.js";
+import { insertSubmission } from "../server/submissions/repository.js";
 import { startSmtpPeer, type SmtpPeer } from "../server/testing/smtp-peer.js";
 import { startCluster, type AppServer, type Cluster } from "./cluster.js";
 import { testPostgresUrl } from "./postgres.js";

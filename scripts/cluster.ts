@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { createAdmin, findUserByEmail } from "../server/accounts/admins.js";
 import { ConfigError, loadConfig, readTestEnv } from "../server/config.js";
-import { loadSampleData } from "../server/db/sample-data.js";
+import { loadSampleData } from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { NotBuiltError, startCluster, type Cluster } from "../cluster/cluster.js";
 import { DEFAULT_POSTGRES_URL, isPostgresUrl } from "../cluster/postgres.js";

@@ -27,7 +27,7 @@ import { builtServerEntry, NotBuiltError } from "../cluster/cluster.js";
 import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
 import { readTestEnv } from "../server/config.js";
 import { createDatabase, migrateToLatest } from "../server/db/database.js";
-import { loadSampleData, readSampleRecords } from "../server/db/sample-data.js";
+import { loadSampleData, readSampleRecords } from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { createUser } from "../server/testing/factories.js";
 import { writeBenchSection } from "./bench-report.js";

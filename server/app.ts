@@ -37,17 +37,13 @@ import { examinerRoutes } from "./examiners/routes.js";
 import { examinerLinkRoutes } from "./examiners/link-routes.js";
 import { reminderRoutes } from "./examiners/reminder-routes.js";
 import { examinerReminders } from "./examiners/reminders.js";
-import { ssoRoutes } from "./auth/sso/routes.js";
-import { samlRoutes } from "./auth/sso/saml-routes.js";
+import { ssoRoutes } from "./accounts/sso/routes.js";
+import { samlRoutes } from "./accounts/sso/saml-routes.js";
 import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
-import {
-  createStorage,
-  parseStorageUrl,
-  redactStorageUrl,
-  type FileStorage,
-} from "./files/storage.js";
+import { createStorage } from "./files/create-storage.js";
+import { parseStorageUrl, redactStorageUrl, type FileStorage } from "./files/storage.js";
 import { mailWorker } from "./mail/worker.js";
-import { housekeeping } from "./accounts/housekeeping.js";
+import { housekeeping } from "./housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
 import { resolveFromRoot } from "./paths.js";

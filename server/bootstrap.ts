@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { countAdmins, createAdmin, findUserByEmail } from "./accounts/admins.js";
-import { loadSampleData } from "./db/sample-data.js";
+import { loadSampleData } from "./sample-data.js";
 
 /**
  * Start-up duties after migrations: the first administrator from ETS_ADMIN_EMAIL/PASSWORD, the

@@ -1,5 +1,4 @@
-import { nowIso } from "../db/database.js";
-import type { Executor } from "../submissions/repository.js";
+import { nowIso, type Executor } from "../db/database.js";
 
 /**
  * The audit trail: who signed in, who failed, sign-ups, code requests, password and activation

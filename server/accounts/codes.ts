@@ -1,7 +1,6 @@
 import { randomInt } from "node:crypto";
 import { CODE_TTL_MINUTES } from "../../common/accounts.js";
-import { nowIso } from "../db/database.js";
-import type { Executor } from "../submissions/repository.js";
+import { nowIso, type Executor } from "../db/database.js";
 
 /**
  * One-time sign-in codes: six digits from a cryptographically secure generator, stored only as

@@ -1,7 +1,6 @@
 import { sql, type SqlBool } from "kysely";
 import type { AdminUser, AdminUsersQuery, Role } from "../../common/accounts.js";
-import { nowIso } from "../db/database.js";
-import type { Executor } from "../submissions/repository.js";
+import { nowIso, type Executor } from "../db/database.js";
 import { signInBackoffMs } from "./backoff.js";
 
 /** Users as the account services see them; row types stay in this module. */

@@ -12,7 +12,7 @@ import {
 import { signOutResponseSchema } from "../../common/sso.js";
 import { z } from "zod";
 import { currentUser, requireUser } from "../auth/plugin.js";
-import { oidcEndSessionUrl } from "../auth/sso/oidc.js";
+import { oidcEndSessionUrl } from "./sso/oidc.js";
 import { perAddress, perEmail } from "../auth/rate-limits.js";
 import { clearSessionCookie, setSessionCookie } from "../auth/session.js";
 import { changePassword, getMe, requestCode, signIn, signOut, signUp } from "./service.js";

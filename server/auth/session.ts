@@ -1,11 +1,10 @@
 import type { FastifyReply } from "fastify";
 import type { Kysely } from "kysely";
 import type { Config } from "../config.js";
-import type { Db } from "../db/database.js";
+import type { Db, Executor } from "../db/database.js";
 import { nowIso } from "../db/database.js";
 import { hotQuery, runHotQuery } from "../db/dialect.js";
 import type { Database } from "../db/schema.js";
-import type { Executor } from "../submissions/repository.js";
 import { hashToken, newSessionToken } from "./tokens.js";
 
 /**

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EXAMINER_STATES, SGS_STAGES } from "../../common/workflow.js";
-import { createDatabase, nowIso, type Db } from "../db/database.js";
+import { createDatabase, nowIso, type Db, type Executor } from "../db/database.js";
 import { makeSubmission } from "../testing/factories.js";
-import type { Executor } from "../submissions/repository.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import {
   compactDashboardCounts,
@@ -57,7 +56,7 @@ function step<T>(values: T[], current: T, direction: 1 | -1): T {
   return values[(at + direction + values.length) % values.length] as T;
 }
 
-/** The row lock the app's services take first (documents' lockSubmission: a no-op write). */
+/** The row lock the app's services take first (submissions' lockSubmission: a no-op write). */
 async function lockSubmission(db: Executor, id: number): Promise<void> {
   await db
     .updateTable("submissions")

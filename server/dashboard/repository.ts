@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from "kysely";
 import type { DashboardCountsTable } from "../db/schema.js";
-import type { Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
 
 /** Counting queries behind the administrator's dashboard cards. */
 

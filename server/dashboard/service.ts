@@ -13,8 +13,7 @@ import {
 } from "../../common/submissions-api.js";
 import type { OverdueExamination } from "../../common/examiners.js";
 import type { Config } from "../config.js";
-import { nowIso } from "../db/database.js";
-import type { Executor } from "../submissions/repository.js";
+import { nowIso, type Executor } from "../db/database.js";
 import {
   countDashboardFigures,
   countSubmissionsWithCurrentDocuments,

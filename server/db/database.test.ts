@@ -5,7 +5,7 @@ import { emptyDocuments, type SubmissionFields } from "../../common/submission.j
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import { migrateToLatest } from "./database.js";
 import { isUniqueViolation } from "./dialect.js";
-import { loadSampleData, readSampleRecords } from "./sample-data.js";
+import { loadSampleData, readSampleRecords } from "../sample-data.js";
 import {
   countSubmissions,
   findSubmissionById,

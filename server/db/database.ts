@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import type pg from "pg";
 import type { DatabaseConfig } from "../config.js";
 import type { Database } from "./schema.js";
@@ -11,6 +11,9 @@ import { runNamedStatementsOn } from "./dialect.js";
 import { lazyModule } from "../lazy-module.js";
 
 export type Db = Kysely<Database>;
+
+/** Repositories take the database or a transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Loaded with the first PostgreSQL database: an SQLite install never needs it. */
 const postgres = lazyModule<typeof pg>("pg", (loaded) => {

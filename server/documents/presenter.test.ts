@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { MAX_FILE_NAME_LENGTH } from "../../common/documents.js";
 import { presentDocumentSlots, slotState } from "./presenter.js";
 import type { ChecklistEntry, StoredDocumentVersion } from "./repository.js";
-import { contentDisposition } from "./routes.js";
-import { displayFileName } from "./upload.js";
+import { contentDisposition } from "../http/content-disposition.js";
+import { displayFileName } from "../files/upload.js";
 
 const NOT_RECEIVED: ChecklistEntry = { submitted: false, receivedOn: null };
 const RECEIVED: ChecklistEntry = { submitted: true, receivedOn: "2025-05-06" };

@@ -1,7 +1,8 @@
 import type { ReviewState } from "../../common/documents.js";
 import { DOCUMENTS, type DocumentItem } from "../../common/workflow.js";
 import type { SubmissionDocumentRow } from "../db/schema.js";
-import { documentColumns, type Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
+import { documentColumns } from "../submissions/repository.js";
 
 /**
  * Uploaded document versions (table submission_documents) and the few submission columns the
@@ -182,19 +183,6 @@ export async function findDocumentChecklistById(
 ): Promise<DocumentChecklist | null> {
   const row = await selectChecklist(db).where("id", "=", submissionId).executeTakeFirst();
   return row ? rowToChecklist(row) : null;
-}
-
-/**
- * Takes the submission's row lock for the rest of the transaction, so two uploads of one item
- * (or an upload and a review) cannot both read the same versions and decide on them. A no-op
- * write: PostgreSQL locks the row; SQLite's write transaction already holds the database.
- */
-export async function lockSubmission(db: Executor, submissionId: number): Promise<void> {
-  await db
-    .updateTable("submissions")
-    .set((eb) => ({ version: eb.ref("version") }))
-    .where("id", "=", submissionId)
-    .execute();
 }
 
 export async function updateThesisDetails(

@@ -2,17 +2,17 @@ import type { ReturnDocumentInput } from "../../common/documents.js";
 import { DOCUMENT_LABELS } from "../../common/workflow.js";
 import type { SessionUser } from "../auth/session.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { conflict, notFound } from "../errors.js";
 import { notifyDocumentDecision } from "../messages/service.js";
 import { diffFields, eventsFor, fieldsOf } from "../submissions/changes.js";
 import {
   findSubmissionById,
   insertSubmissionEvents,
+  lockSubmission,
   updateSubmissionFields,
-  type Executor,
 } from "../submissions/repository.js";
-import { findDocumentVersion, lockSubmission, type StoredDocumentVersion } from "./repository.js";
+import { findDocumentVersion, type StoredDocumentVersion } from "./repository.js";
 
 /**
  * The school's decisions on uploaded documents. Each decision is one transaction: the version's

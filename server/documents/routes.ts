@@ -12,6 +12,8 @@ import { MAX_ROW_ID } from "../../common/api.js";
 import { DOCUMENTS } from "../../common/workflow.js";
 import { currentUser, requireUser } from "../auth/plugin.js";
 import { clientFileStream, multipartReadError } from "../files/multipart.js";
+import type { IncomingFile } from "../files/upload.js";
+import { contentDisposition } from "../http/content-disposition.js";
 import type { RateLimit } from "../config.js";
 import { presentDocumentVersion, presentSubmissionDocuments } from "./presenter.js";
 import {
@@ -20,7 +22,6 @@ import {
   openDocumentFile,
   saveThesisDetails,
   uploadDocument,
-  type IncomingFile,
 } from "./service.js";
 import { TEXT_BODY_LIMIT } from "../body-limits.js";
 
@@ -179,20 +180,4 @@ async function openFilePart(request: FastifyRequest, maxBytes: number): Promise<
   }
   if (!part || part.fieldname !== "file") throw noFileAttached();
   return { stream: clientFileStream(part.file), clientName: part.filename };
-}
-
-/**
- * Content-Disposition with the file's name: a plain ASCII fallback for old clients, and the exact
- * name UTF-8 encoded (RFC 6266, RFC 5987).
- */
-export function contentDisposition(kind: "inline" | "attachment", fileName: string): string {
-  const fallback =
-    Array.from(fileName)
-      .map((char) => (/^[\x20-\x7e]$/.test(char) && char !== '"' && char !== "\\" ? char : "_"))
-      .join("") || "document.pdf";
-  const encoded = encodeURIComponent(fileName).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

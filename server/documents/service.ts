@@ -1,12 +1,12 @@
 import type { Readable } from "node:stream";
 import type { ThesisDetails, ThesisDetailsInput } from "../../common/documents.js";
 import type { DocumentItem } from "../../common/workflow.js";
-import type { UploadLog } from "./upload.js";
+import type { IncomingFile, UploadLog } from "../files/upload.js";
 import { recordAudit } from "../accounts/audit.js";
 import type { SessionUser } from "../auth/session.js";
 import { canReadDocument, canReadSubmission, canUploadDocument } from "../auth/policy.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import type { VirusScanner } from "../files/clamd.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
@@ -16,7 +16,7 @@ import { recordExaminationEvent } from "../examiners/transitions.js";
 import {
   findSubmissionById,
   insertSubmissionEvents,
-  type Executor,
+  lockSubmission,
 } from "../submissions/repository.js";
 import { maxBytesFor, slotState } from "./presenter.js";
 import {
@@ -25,12 +25,11 @@ import {
   findDocumentVersion,
   insertCurrentVersion,
   listDocumentVersions,
-  lockSubmission,
   updateThesisDetails,
   type DocumentChecklist,
   type StoredDocumentVersion,
 } from "./repository.js";
-import { displayFileName, receiveDocument, refusals } from "./upload.js";
+import { displayFileName, receiveDocument, refusals } from "../files/upload.js";
 
 /** What the document services need from the app. */
 export interface DocumentContext {
@@ -127,13 +126,6 @@ export async function saveThesisDetails(
   });
 }
 
-/** The uploaded file as the multipart parser hands it over. */
-export interface IncomingFile {
-  stream: Readable;
-  /** The name the client sent; display only. */
-  clientName: string | undefined;
-}
-
 export interface UploadRequest {
   indexNumber: string;
   item: DocumentItem;
@@ -174,7 +166,7 @@ const currentOf = (versions: StoredDocumentVersion[], item: DocumentItem) =>
 
 /**
  * A student's upload of one checklist item: the file is received, checked and stored first
- * (upload.ts), then the version and its history event are written in one transaction. A failure
+ * (files/upload.ts), then the version and its history event are written in one transaction. A failure
  * before the transaction commits leaves at most a stored file without a row, which nothing serves
  * and the orphan sweep removes.
  */

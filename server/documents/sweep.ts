@@ -2,7 +2,7 @@ import type { Dir } from "node:fs";
 import { opendir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { FileStorage, StoredFile } from "../files/storage.js";
-import type { Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
 
 /**
  * Removes stored files that neither a document version nor an examiner's report refers to. They

@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentVersion, SubmissionDocumentsResponse } from "../../common/documents.js";
 import type { DocumentItem } from "../../common/workflow.js";
-import { createStorage, parseStorageUrl } from "../files/storage.js";
+import { createStorage } from "../files/create-storage.js";
+import { parseStorageUrl } from "../files/storage.js";
 import { startClamd, EICAR_SIGNATURE } from "../testing/clamd.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import {
@@ -30,7 +31,7 @@ import {
   type DocumentsTestApp,
   type TestStore,
 } from "../testing/uploads.js";
-import { receiveDocument } from "./upload.js";
+import { receiveDocument } from "../files/upload.js";
 
 const MB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");

@@ -3,7 +3,8 @@ import { ZipFile } from "yazl";
 import { DOCUMENTS, DOCUMENT_LABELS, type DocumentItem } from "../../common/workflow.js";
 import { AppError, notFound } from "../errors.js";
 import type { FileStorage } from "../files/storage.js";
-import { findSubmissionById, type Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
+import { findSubmissionById } from "../submissions/repository.js";
 import { listDocumentVersions } from "./repository.js";
 
 /**

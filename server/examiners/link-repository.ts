@@ -1,6 +1,5 @@
 import type { ExaminationState, ExaminerKind, Recommendation } from "../../common/examiners.js";
-import { nowIso } from "../db/database.js";
-import type { Executor } from "../submissions/repository.js";
+import { nowIso, type Executor } from "../db/database.js";
 
 /**
  * What the examiner's link reads and writes (issue 9): the examination found by its token's hash,

@@ -7,7 +7,7 @@ import {
   linkRefusedBodySchema,
 } from "../../common/examiners.js";
 import { TEXT_BODY_LIMIT } from "../body-limits.js";
-import { contentDisposition } from "../documents/routes.js";
+import { contentDisposition } from "../http/content-disposition.js";
 import { currentLink, guardExaminerLinks } from "./link-auth.js";
 import { approveCorrectionsByLink, openAssignment, openThesisForExaminer } from "./link-service.js";
 import { readReportForm, submitExaminerReport } from "./report-upload.js";

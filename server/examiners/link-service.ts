@@ -3,11 +3,11 @@ import { CORRECTION_OUTCOMES, type ExaminerAssignment } from "../../common/exami
 import { examinerStateRank, type ExaminerState } from "../../common/workflow.js";
 import { recordAudit } from "../accounts/audit.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import type { VirusScanner } from "../files/clamd.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
-import { findSubmissionById, type Executor } from "../submissions/repository.js";
+import { findSubmissionById } from "../submissions/repository.js";
 import {
   findAssignment,
   findThesisFile,

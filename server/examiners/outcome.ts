@@ -6,11 +6,10 @@ import {
 } from "../../common/examiners.js";
 import { recordAudit } from "../accounts/audit.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
-import { lockSubmission } from "../documents/repository.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { notifyOutcome } from "../messages/service.js";
-import { findSubmissionById, type Executor } from "../submissions/repository.js";
+import { findSubmissionById, lockSubmission } from "../submissions/repository.js";
 import {
   findCurrentThesis,
   findExamination,

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { ExaminationState, ExaminerKind } from "../../common/examiners.js";
-import type { Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
 
 /**
  * Queries behind the examiner reminders (issue 9): which examinations owe a scheduled reminder,

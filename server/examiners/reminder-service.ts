@@ -8,10 +8,9 @@ import {
 import { recordAudit } from "../accounts/audit.js";
 import type { SessionUser } from "../auth/session.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { conflict, notFound } from "../errors.js";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.js";
-import type { Executor } from "../submissions/repository.js";
 import { examinerInvitationMail } from "./mail.js";
 import {
   addDays,

@@ -7,11 +7,10 @@ import {
 } from "../../common/examiners.js";
 import { recordAudit } from "../accounts/audit.js";
 import { nowIso } from "../db/database.js";
-import type { UploadLog } from "../documents/upload.js";
-import { displayFileName, receiveDocument } from "../documents/upload.js";
-import type { IncomingFile } from "../documents/service.js";
 import { AppError, conflict, notFound, validationError, type FieldError } from "../errors.js";
 import { clientFileStream, multipartReadError } from "../files/multipart.js";
+import type { IncomingFile, UploadLog } from "../files/upload.js";
+import { displayFileName, receiveDocument } from "../files/upload.js";
 import { enqueueMail } from "../mail/outbox.js";
 import { findSubmissionById } from "../submissions/repository.js";
 import { fieldWithNul } from "../validation.js";
@@ -30,7 +29,7 @@ import { recordExaminationEvent } from "./transitions.js";
 /**
  * The examiner's report (issue 9): a multipart form whose text fields (`recommendation`, an
  * optional `note`) come first and whose `file` comes last, so the fields are checked before a
- * byte of the PDF is read. The PDF takes the student's upload path (documents/upload.ts: the
+ * byte of the PDF is read. The PDF takes the student's upload path (files/upload.ts: the
  * thesis's size limit, the PDF checks, the virus scan, the content-addressed store), then one
  * transaction records it, moves the examination and the record to "Report Submitted", adds the
  * timeline event and the audit row, and mails every active administrator.

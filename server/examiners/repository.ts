@@ -2,7 +2,7 @@ import { sql, type Selectable } from "kysely";
 import type { ExaminationState, ExaminerKind, Recommendation } from "../../common/examiners.js";
 import { containsPattern } from "../db/dialect.js";
 import type { ExaminationOutcomesTable, ExaminationsTable, ExaminersTable } from "../db/schema.js";
-import type { Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
 
 /**
  * Examiners, their examinations, the reminders sent and the released outcome (migration 006).

@@ -19,7 +19,7 @@ import {
 } from "../../common/examiners.js";
 import { currentUser, requireAdmin, requireUser } from "../auth/plugin.js";
 import { SMALL_BODY_LIMIT, TEXT_BODY_LIMIT } from "../body-limits.js";
-import { contentDisposition } from "../documents/routes.js";
+import { contentDisposition } from "../http/content-disposition.js";
 import {
   addExaminer,
   approveCorrectionsAsAdmin,

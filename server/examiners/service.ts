@@ -25,14 +25,13 @@ import { canReadSubmission } from "../auth/policy.js";
 import type { SessionUser } from "../auth/session.js";
 import { hashToken } from "../auth/tokens.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
-import { lockSubmission } from "../documents/repository.js";
 import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
 import { enqueueMail } from "../mail/outbox.js";
 import { notifyOutcome } from "../messages/service.js";
-import { findSubmissionByIndexNumber, type Executor } from "../submissions/repository.js";
+import { findSubmissionByIndexNumber, lockSubmission } from "../submissions/repository.js";
 import { correctionsReadyMail, examinerInvitationMail } from "./mail.js";
 import { approveCorrections, readCorrections } from "./outcome.js";
 import {

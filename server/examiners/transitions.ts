@@ -3,13 +3,13 @@ import type { ExaminerState, SgsStage } from "../../common/workflow.js";
 import { EXAMINER_FIELDS, sgsStageRank } from "../../common/workflow.js";
 import type { Config } from "../config.js";
 import { notFound } from "../errors.js";
-import { notifyWorkflowChanges } from "../messages/service.js";
 import { diffFields, eventsFor, fieldsOf } from "../submissions/changes.js";
+import { notifyWorkflowChanges } from "../submissions/notices.js";
+import type { Executor } from "../db/database.js";
 import {
   findSubmissionById,
   insertSubmissionEvents,
   updateSubmissionFields,
-  type Executor,
 } from "../submissions/repository.js";
 
 /**

@@ -1,10 +1,6 @@
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-// These two modules import FileMissingError and isStorageKey back from here. The cycle is safe:
-// neither side touches the other's exports while loading, only inside functions called later.
-import { LocalFileStorage } from "./file-storage.js";
-import { S3FileStorage } from "./s3-storage.js";
 
 /**
  * Where uploaded documents live: one small interface over the local disk or an S3-compatible
@@ -228,16 +224,4 @@ export function redactStorageUrl(url: string): string {
   // Without a colon the one part may be a secret pasted in the wrong place: hide all of it.
   const shown = colon === -1 ? "***" : `${userinfo.slice(0, colon)}:***`;
   return `${url.slice(0, start)}${shown}${url.slice(at)}`;
-}
-
-export function createStorage(
-  location: StorageLocation,
-  options: { stagingDir?: string } = {},
-): FileStorage {
-  switch (location.kind) {
-    case "file":
-      return new LocalFileStorage(location.root, options.stagingDir);
-    case "s3":
-      return new S3FileStorage(location, options.stagingDir);
-  }
 }

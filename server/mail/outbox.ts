@@ -1,6 +1,5 @@
 import type { FailedMail } from "../../common/accounts.js";
-import { nowIso } from "../db/database.js";
-import type { Executor } from "../submissions/repository.js";
+import { nowIso, type Executor } from "../db/database.js";
 
 export interface OutgoingMail {
   to: string;

@@ -1,14 +1,6 @@
-import type { Executor } from "../submissions/repository.js";
+import type { Executor } from "../db/database.js";
 
 /** Messages shown in a student's Messages tab: notices about their submission and broadcasts. */
-
-export interface NewMessage {
-  submissionId: number | null;
-  title: string | null;
-  body: string;
-  createdBy: number | null;
-  at: string;
-}
 
 export interface StoredMessage {
   id: number;
@@ -17,42 +9,6 @@ export interface StoredMessage {
   body: string;
   createdAt: string;
   read: boolean;
-}
-
-export interface StudentAccount {
-  id: number;
-  email: string;
-  name: string | null;
-}
-
-export async function insertMessage(db: Executor, message: NewMessage): Promise<number> {
-  const row = await db
-    .insertInto("messages")
-    .values({
-      submission_id: message.submissionId,
-      title: message.title,
-      body: message.body,
-      created_by: message.createdBy,
-      created_at: message.at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** The active student account linked to an index number, if the student has signed up. */
-export async function findStudentAccount(
-  db: Executor,
-  indexNumber: string,
-): Promise<StudentAccount | null> {
-  const row = await db
-    .selectFrom("users")
-    .select(["id", "email", "name"])
-    .where("role", "=", "student")
-    .where("active", "=", 1)
-    .where("index_number", "=", indexNumber)
-    .executeTakeFirst();
-  return row ?? null;
 }
 
 export async function listVisibleMessages(

@@ -4,21 +4,18 @@ import {
   RECOMMENDATION_LABELS,
   type Recommendation,
 } from "../../common/examiners.js";
-import { DOCUMENT_LABELS, describeWorkflowMove, type DocumentItem } from "../../common/workflow.js";
+import { DOCUMENT_LABELS, type DocumentItem } from "../../common/workflow.js";
 import type { Submission } from "../../common/submission.js";
 import type { MessageListResponse, SendMessage } from "../../common/submissions-api.js";
 import type { SessionUser } from "../auth/session.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { notFound } from "../errors.js";
-import { enqueueMail } from "../mail/outbox.js";
-import { isWorkflowField, type FieldChange } from "../submissions/changes.js";
-import { findSubmissionByIndexNumber, type Executor } from "../submissions/repository.js";
+import { insertMessage, mailStudent } from "../submissions/notices.js";
+import { findSubmissionByIndexNumber } from "../submissions/repository.js";
 import {
   countUnreadMessages,
   findMessage,
-  findStudentAccount,
-  insertMessage,
   listVisibleMessages,
   markMessageRead,
 } from "./repository.js";
@@ -31,61 +28,6 @@ export interface MessageContext {
 
 /** The Messages tab shows this many, newest first. */
 const MESSAGE_LIST_LIMIT = 200;
-
-/**
- * Tells the student about their submission's workflow moves: one message in the Messages tab per
- * save (listing every stage and examiner move of it) and, when the student has an account, the
- * same words by email. Call it in the transaction that writes the moves.
- */
-export async function notifyWorkflowChanges(
-  trx: Executor,
-  config: Pick<Config, "publicUrl">,
-  submission: Pick<Submission, "id" | "indexNumber" | "studentName">,
-  changes: FieldChange[],
-  actorUserId: number | null,
-  at: string,
-): Promise<void> {
-  const notice = workflowNotice(submission.indexNumber, changes);
-  if (notice === null) return;
-  const { lines, title, body } = notice;
-  await insertMessage(trx, {
-    submissionId: submission.id,
-    title,
-    body,
-    createdBy: actorUserId,
-    at,
-  });
-  await mailStudent(trx, config, submission, `ETS Tracking: ${title}`, body, {
-    name: "submission_update",
-    params: { indexNumber: submission.indexNumber, changes: lines },
-  });
-}
-
-/**
- * The words of a workflow notice (the message's title and body, also the mail's) and its lines,
- * one per stage or examiner move; null when the changes move nothing the student is told about.
- */
-export function workflowNotice(
-  indexNumber: string,
-  changes: readonly FieldChange[],
-): { lines: string[]; title: string; body: string } | null {
-  const lines = changes.flatMap((change) =>
-    isWorkflowField(change.field)
-      ? [describeWorkflowMove(change.field, change.from, change.to)]
-      : [],
-  );
-  if (lines.length === 0) return null;
-  const title = lines.length === 1 ? (lines[0] ?? "") : "Your thesis submission has moved on";
-  const body = `Your thesis submission (${indexNumber}) has been updated:\n${lines
-    .map((line) => `- ${line}`)
-    .join("\n")}`;
-  return { lines, title, body };
-}
-
-/** A mail to a student: the greeting, the notice's body and the way back to the product. */
-export function studentMailText(greetingName: string, body: string, link: string): string {
-  return `Dear ${greetingName},\n\n${body}\n\nSee your submission's progress and messages at ${link}\n\nSchool of Graduate Studies`;
-}
 
 /** A school's decision on one uploaded document, as the student is told about it. */
 export type DocumentDecision =
@@ -222,29 +164,6 @@ export async function notifyOutcome(
       : { name: "corrections_approved", params: { indexNumber: submission.indexNumber } },
     "/dashboard/status",
   );
-}
-
-async function mailStudent(
-  trx: Executor,
-  config: Pick<Config, "publicUrl">,
-  submission: Pick<Submission, "indexNumber" | "studentName">,
-  subject: string,
-  body: string,
-  template: { name: string; params: Record<string, unknown> },
-  page = "/dashboard/messages",
-): Promise<void> {
-  const account = await findStudentAccount(trx, submission.indexNumber);
-  if (!account) return;
-  await enqueueMail(trx, {
-    to: account.email,
-    subject,
-    text: studentMailText(
-      account.name ?? submission.studentName,
-      body,
-      `${config.publicUrl}${page}`,
-    ),
-    template,
-  });
 }
 
 /** An administrator's notice to one student (by index number) or to every student. */

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyDocuments, type Submission, type SubmissionFields } from "../../common/submission.js";
 import { nowIso } from "../db/database.js";
 import { AppError } from "../errors.js";
-import { notifyWorkflowChanges } from "../messages/service.js";
 import { createUser, makeSubmission } from "../testing/factories.js";
 import { installWriteTrap } from "../testing/write-trap.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { notifyWorkflowChangesInBulk, updateSubmissionsInBulk } from "./bulk-write.js";
 import { diffFields, fieldsOf } from "./changes.js";
 import { csvLine } from "./csv.js";
+import { notifyWorkflowChanges } from "./notices.js";
 import { findSubmissionById, insertSubmissions, updateSubmissionFields } from "./repository.js";
 
 let t: TestApp;

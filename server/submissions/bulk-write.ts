@@ -4,9 +4,10 @@ import { DOCUMENTS } from "../../common/workflow.js";
 import type { Config } from "../config.js";
 import { conflict } from "../errors.js";
 import { enqueueMails } from "../mail/outbox.js";
-import { studentMailText, workflowNotice } from "../messages/service.js";
 import type { FieldChange } from "./changes.js";
-import { documentColumns, fieldsToColumns, type Executor } from "./repository.js";
+import { studentMailText, workflowNotice } from "./notices.js";
+import type { Executor } from "../db/database.js";
+import { documentColumns, fieldsToColumns } from "./repository.js";
 
 /**
  * Writes for the import, many submissions per statement. One UPDATE per changed row made the apply
@@ -140,7 +141,7 @@ export interface WorkflowNotice {
 const INSERT_ROWS = 500;
 
 /**
- * notifyWorkflowChanges (server/messages/service.ts) for many submissions: the same message in the
+ * notifyWorkflowChanges (notices.ts) for many submissions: the same message in the
  * Messages tab and the same mail to each student with an account, in one lookup of the accounts
  * and one INSERT per 500 messages and per 500 mails, instead of three statements per submission.
  * The words are workflowNotice's, as notifyWorkflowChanges's; bulk-write.test.ts compares the rows

@@ -10,13 +10,8 @@ import {
   type ExaminerState,
   type SgsStage,
 } from "../../common/workflow.js";
-import {
-  documentColumns,
-  listSubmissionsAfter,
-  matchesFilters,
-  type Executor,
-} from "./repository.js";
-import { openBulkReader, type Db } from "../db/database.js";
+import { documentColumns, listSubmissionsAfter, matchesFilters } from "./repository.js";
+import { openBulkReader, type Db, type Executor } from "../db/database.js";
 import { EXPORT_COLUMNS, csvRowsStream, xlsxRowsStream, type ExportCell } from "./spreadsheet.js";
 
 /**

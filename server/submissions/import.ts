@@ -9,7 +9,7 @@ import {
 import type { ImportError, ImportPreview, ImportResult } from "../../common/submissions-api.js";
 import { DOCUMENTS } from "../../common/workflow.js";
 import type { SessionUser } from "../auth/session.js";
-import { nowIso } from "../db/database.js";
+import { nowIso, type Executor } from "../db/database.js";
 import {
   notifyWorkflowChangesInBulk,
   updateSubmissionsInBulk,
@@ -24,7 +24,6 @@ import {
   insertSubmissions,
   insertSubmissionEvents,
   type NewSubmissionEvent,
-  type Executor,
 } from "./repository.js";
 import type { SubmissionContext } from "./service.js";
 import { SpreadsheetError, readSpreadsheetRows } from "./spreadsheet.js";

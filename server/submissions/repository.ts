@@ -6,7 +6,6 @@ import {
   type Kysely,
   type SelectQueryBuilder,
   type SqlBool,
-  type Transaction,
 } from "kysely";
 import {
   DOCUMENTS,
@@ -39,10 +38,10 @@ import {
   shortTermNamePage,
   submissionSearchCondition,
 } from "../db/dialect.js";
+import type { Executor } from "../db/database.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
 
-/** Repositories take the database or a transaction; row types never leave this module. */
-export type Executor = Kysely<Database> | Transaction<Database>;
+/** Row types never leave this module. */
 
 const DOCUMENT_COLUMNS: Record<
   DocumentItem,
@@ -192,6 +191,19 @@ export async function findSubmissionById(db: Executor, id: number): Promise<Subm
     .where("id", "=", id)
     .executeTakeFirst();
   return row ? rowToSubmission(row) : null;
+}
+
+/**
+ * Takes the submission's row lock for the rest of the transaction, so two uploads of one item
+ * (or an upload and a review) cannot both read the same versions and decide on them. A no-op
+ * write: PostgreSQL locks the row; SQLite's write transaction already holds the database.
+ */
+export async function lockSubmission(db: Executor, submissionId: number): Promise<void> {
+  await db
+    .updateTable("submissions")
+    .set((eb) => ({ version: eb.ref("version") }))
+    .where("id", "=", submissionId)
+    .execute();
 }
 
 export async function countSubmissions(db: Executor): Promise<number> {

@@ -10,10 +10,9 @@ import type {
 import type { SessionUser } from "../auth/session.js";
 import { canReadSubmission } from "../auth/policy.js";
 import type { Config } from "../config.js";
-import { nowIso, type Db } from "../db/database.js";
+import { nowIso, type Db, type Executor } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
 import { conflict, forbidden, notFound } from "../errors.js";
-import { notifyWorkflowChanges } from "../messages/service.js";
 import {
   applyChanges,
   diffFields,
@@ -23,6 +22,7 @@ import {
   outOfOrderMoves,
   type FieldChange,
 } from "./changes.js";
+import { notifyWorkflowChanges } from "./notices.js";
 import { confirmationRequired, staleVersion } from "./problems.js";
 import {
   countDocumentsToReview,
@@ -34,7 +34,6 @@ import {
   listSubmissionEvents,
   listSubmissions,
   updateSubmissionFields,
-  type Executor,
   type StoredSubmissionEvent,
   type SubmissionPage,
 } from "./repository.js";

@@ -8,7 +8,8 @@ import type { DocumentItem } from "../../common/workflow.js";
 import { buildApp } from "../app.js";
 import { readTestEnv, type Config } from "../config.js";
 import type { Db } from "../db/database.js";
-import { createStorage, parseStorageUrl, type FileStorage } from "../files/storage.js";
+import { createStorage } from "../files/create-storage.js";
+import { parseStorageUrl, type FileStorage } from "../files/storage.js";
 import { startS3Server } from "./s3-server.js";
 import { createTestDatabase, testConfig, type TestDatabase } from "./test-app.js";
 

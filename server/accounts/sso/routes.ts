@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ssoOptionsResponseSchema, type SsoOptions } from "../../../common/sso.js";
 import type { Config } from "../../config.js";
-import { perAddress } from "../rate-limits.js";
+import { perAddress } from "../../auth/rate-limits.js";
 import { finishSsoSignIn, recordSsoRefusal, refuseSsoSignIn, safeReturnPath } from "./identity.js";
 import {
   OidcRefusal,

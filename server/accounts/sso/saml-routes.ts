@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { perAddress } from "../rate-limits.js";
+import { perAddress } from "../../auth/rate-limits.js";
 import { finishSsoSignIn, recordSsoRefusal, refuseSsoSignIn, safeReturnPath } from "./identity.js";
 import {
   idpMetadataSource,

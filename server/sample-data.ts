@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import { fromSubmissionRecord, type SubmissionRecord } from "../../common/submission.js";
-import { resolveFromRoot } from "../paths.js";
-import { resetIdSequence } from "./dialect.js";
-import type { Db } from "./database.js";
-import { countSubmissions, insertSubmission } from "../submissions/repository.js";
+import { fromSubmissionRecord, type SubmissionRecord } from "../common/submission.js";
+import { resolveFromRoot } from "./paths.js";
+import { resetIdSequence } from "./db/dialect.js";
+import type { Db } from "./db/database.js";
+import { countSubmissions, insertSubmission } from "./submissions/repository.js";
 
 const FIXTURE = "server/db/sample-data/submissions.json";
 

@@ -1,17 +1,17 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SsoFailure, SsoProvider } from "../../../common/sso.js";
 import type { Config } from "../../config.js";
-import type { Db } from "../../db/database.js";
+import type { Db, Executor } from "../../db/database.js";
 import { isUniqueViolation } from "../../db/dialect.js";
-import { recordAudit } from "../../accounts/audit.js";
+import { recordAudit } from "../audit.js";
+import { findSubmissionLink, insertStudent, recordSuccessfulSignIn } from "../repository.js";
+import { emailDomainAllowed } from "../service.js";
 import {
-  findSubmissionLink,
-  insertStudent,
-  recordSuccessfulSignIn,
-} from "../../accounts/repository.js";
-import { emailDomainAllowed } from "../../accounts/service.js";
-import type { Executor } from "../../submissions/repository.js";
-import { createSession, deleteSession, setSessionCookie, type NewSession } from "../session.js";
+  createSession,
+  deleteSession,
+  setSessionCookie,
+  type NewSession,
+} from "../../auth/session.js";
 import {
   findAccountByIdentity,
   findSsoAccountByEmail,

@@ -6,9 +6,9 @@ import { pipeline } from "node:stream/promises";
 import { MAX_FILE_NAME_LENGTH, documentLabel, type UploadRefusal } from "../../common/documents.js";
 import type { DocumentItem } from "../../common/workflow.js";
 import { AppError, type ErrorCode, type FieldError } from "../errors.js";
-import { ScannerUnavailableError, type VirusScanner } from "../files/clamd.js";
-import { inspectPdf, looksLikePdf } from "../files/pdf.js";
-import type { FileStorage } from "../files/storage.js";
+import { ScannerUnavailableError, type VirusScanner } from "./clamd.js";
+import { inspectPdf, looksLikePdf } from "./pdf.js";
+import type { FileStorage } from "./storage.js";
 
 /**
  * The path of an uploaded file, from the request to the store (server/documents/README.md):
@@ -17,6 +17,13 @@ import type { FileStorage } from "../files/storage.js";
  * SHA-256. The bytes are never held in memory whole, and the staging file is removed whatever
  * happens.
  */
+
+/** The uploaded file as the multipart parser hands it over. */
+export interface IncomingFile {
+  stream: Readable;
+  /** The name the client sent; display only. */
+  clientName: string | undefined;
+}
 
 /** What the server learned about an accepted file; the bytes are in the store under sha256. */
 export interface ReceivedDocument {

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { sweepRateLimitCounters } from "../auth/rate-limit-store.js";
-import { SESSION_LIMITS } from "../auth/session.js";
-import { nowIso, type Db } from "../db/database.js";
-import { sweepOrphanFiles } from "../documents/sweep.js";
-import { sweepSsoRecords } from "../auth/sso/requests.js";
-import { runPeriodically } from "../jobs/periodic.js";
-import { CODE_TTL_MS } from "./codes.js";
+import { sweepRateLimitCounters } from "./auth/rate-limit-store.js";
+import { SESSION_LIMITS } from "./auth/session.js";
+import { nowIso, type Db } from "./db/database.js";
+import { sweepOrphanFiles } from "./documents/sweep.js";
+import { sweepSsoRecords } from "./accounts/sso/requests.js";
+import { runPeriodically } from "./jobs/periodic.js";
+import { CODE_TTL_MS } from "./accounts/codes.js";
 
 /**
  * Removes what has stopped being useful but would still be a secret at rest: sessions past their

@@ -1,6 +1,5 @@
 import type { SsoProvider } from "../../../common/sso.js";
-import { nowIso } from "../../db/database.js";
-import type { Executor } from "../../submissions/repository.js";
+import { nowIso, type Executor } from "../../db/database.js";
 
 /**
  * Single sign-ons under way and answers already used (migration 007), shared by OpenID Connect and

@@ -5,7 +5,7 @@ import type { SAML, Profile, SamlConfig as NodeSamlConfig } from "@node-saml/nod
 import type * as NodeSaml from "@node-saml/node-saml";
 import type { SsoFailure } from "../../../common/sso.js";
 import type { SamlConfig } from "../../config.js";
-import type { Executor } from "../../submissions/repository.js";
+import type { Executor } from "../../db/database.js";
 import type { SsoIdentity } from "./identity.js";
 import { markReplay, saveSsoRequest, takeSsoRequest } from "./requests.js";
 import { lazyModule } from "../../lazy-module.js";

@@ -1,8 +1,7 @@
 import { sql, type SqlBool } from "kysely";
 import type { SsoProvider } from "../../../common/sso.js";
-import { nowIso } from "../../db/database.js";
-import { insertAccount } from "../../accounts/repository.js";
-import type { Executor } from "../../submissions/repository.js";
+import { nowIso, type Executor } from "../../db/database.js";
+import { insertAccount } from "../repository.js";
 
 /**
  * Which identity at which provider is which account (user_identities, migration 007), and the
