@@ -20,9 +20,9 @@ export function requiredNode(): [number, number, number] {
 /** Why `version` cannot run the server, or null when it can. */
 export function runtimeProblem(version: string, required = requiredNode()): string | null {
   const have = version.replace(/^v/, "").split(".").map(Number);
-  for (let i = 0; i < 3; i++) {
-    if ((have[i] ?? 0) > required[i]) return null;
-    if ((have[i] ?? 0) < required[i]) {
+  for (const [i, part] of required.entries()) {
+    if ((have[i] ?? 0) > part) return null;
+    if ((have[i] ?? 0) < part) {
       return (
         `ETS Tracking needs Node.js ${required.join(".")} or newer; this is ${version}. ` +
         `Install the current LTS (Node.js 24), or start it with \`npm start\`, which brings one.`
