@@ -16,8 +16,11 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
+import { isDatabaseBusy } from "./db/dialect.js";
 import {
   AppError,
+  DATABASE_BUSY_MESSAGE,
+  DATABASE_BUSY_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
   type ErrorBody,
@@ -197,7 +200,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(examinerReminders);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, body } = toErrorResponse(error);
+    const { status, body, retryAfterSeconds } = toErrorResponse(error);
+    if (retryAfterSeconds !== undefined) void reply.header("retry-after", retryAfterSeconds);
     // "unavailable" is a service we depend on being down, not a fault here: said, not hidden.
     if (body.code === "unavailable") request.log.warn({ code: body.code, status }, body.message);
     else if (status >= 500) request.log.error({ err: error }, "request failed");
@@ -290,7 +294,12 @@ function cacheControlFor(relativePath: string): string {
   return "public, max-age=3600";
 }
 
-function toErrorResponse(error: FastifyError | AppError): { status: number; body: ErrorBody } {
+function toErrorResponse(error: FastifyError | AppError): {
+  status: number;
+  body: ErrorBody;
+  /** Sent as Retry-After: when the same request is expected to succeed. */
+  retryAfterSeconds?: number;
+} {
   if (error instanceof AppError) {
     return {
       status: error.statusCode,
@@ -308,6 +317,15 @@ function toErrorResponse(error: FastifyError | AppError): { status: number; body
     return {
       status: 503,
       body: { success: false, code: "unavailable", message: DATABASE_UNAVAILABLE_MESSAGE },
+    };
+  }
+  // SQLite's write lock held by another connection past busy_timeout: the same request succeeds
+  // in a moment.
+  if (isDatabaseBusy(error)) {
+    return {
+      status: 503,
+      body: { success: false, code: "unavailable", message: DATABASE_BUSY_MESSAGE },
+      retryAfterSeconds: DATABASE_BUSY_RETRY_AFTER_SECONDS,
     };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
