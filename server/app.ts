@@ -6,7 +6,7 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
-import { answerFrameworkError } from "./framework-errors.js";
+import { answerFrameworkError, answerWhileClosing } from "./framework-errors.js";
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -144,11 +144,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A path the router cannot decode, or a parameter past maxParamLength, gets the API's error
     // body too, instead of Fastify's, which echoes the whole path back.
     frameworkErrors: answerFrameworkError,
+    // Requests arriving while the server closes get the API's error body too (answerWhileClosing,
+    // below), not Fastify's own 503.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // First of all hooks: under load, requests start one per turn of the event loop, in arrival
+  // Before every other hook: a closing server answers at once, in the API's own words.
+  answerWhileClosing(app);
+  // First of the hooks that serve a request: under load, requests start one per turn of the event loop, in arrival
   // order, so connections opened late are accepted and served too (server/request-turns.ts).
   takeRequestsInTurns(app);
   app.decorate("db", db);
