@@ -11,6 +11,7 @@ import { createStorage, parseStorageUrl } from "../files/storage.js";
 import { startClamd, EICAR_SIGNATURE } from "../testing/clamd.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import {
+  EICAR,
   eicarPdf,
   encryptedPdf,
   pngRenamedAsPdf,
@@ -344,6 +345,44 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
     });
     expect(JSON.parse(audit[0]?.details ?? "{}").signature).toContain(EICAR_SIGNATURE);
   });
+
+  /** The upload.infected rows of one student. */
+  const infectedAudits = (userId: number) =>
+    t.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("event", "=", "upload.infected")
+      .where("actor_user_id", "=", userId)
+      .execute();
+
+  it.each([
+    ["malware renamed .pdf", "invoice.pdf", () => Buffer.from(`${EICAR}\r\n`, "latin1"), "not_pdf"],
+    [
+      "malware behind a PDF header, with no PDF behind it",
+      "statement.pdf",
+      () => Buffer.from(`%PDF-1.7\n${EICAR}\n`, "latin1"),
+      "corrupt",
+    ],
+  ] as const)(
+    "refuses %s for what it is before scanning it, and records no infection",
+    async (_what, fileName, bytes, reason) => {
+      const { student, indexNumber } = await studentWithSubmission();
+      const before = await storedKeys(t.storage);
+      const res = await uploadDocumentFile(
+        t.app,
+        student.headers,
+        indexNumber,
+        "statementOfResult",
+        fileName,
+        bytes(),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: "validation", reason });
+      expect(await infectedAudits(student.id)).toEqual([]);
+      expect(await storedKeys(t.storage)).toEqual(before);
+      expect(stagingFiles(t.stagingDir)).toEqual([]);
+    },
+  );
 
   it("refuses with 503 and stores nothing when clamd cannot be reached", async () => {
     const down = await createDocumentsTestApp(store.url, { CLAMD_URL: stoppedClamdUrl });

@@ -7,13 +7,13 @@ import { MAX_FILE_NAME_LENGTH, documentLabel, type UploadRefusal } from "../../c
 import type { DocumentItem } from "../../common/workflow.js";
 import { AppError, type ErrorCode, type FieldError } from "../errors.js";
 import { ScannerUnavailableError, type VirusScanner } from "../files/clamd.js";
-import { inspectPdf, looksLikePdf } from "../files/pdf.js";
+import { inspectPdf, pdfFrameProblem } from "../files/pdf.js";
 import type { FileStorage } from "../files/storage.js";
 
 /**
  * The path of an uploaded file, from the request to the store (server/documents/README.md):
  * stream it to a staging file under a random name while hashing and counting, refuse it as soon
- * as it passes its limit, check it is a PDF, scan it, open it, and only then store it under its
+ * as it passes its limit, check its bytes are a whole PDF, scan it, open it, and only then store it under its
  * SHA-256. The bytes are never held in memory whole, and the staging file is removed whatever
  * happens.
  */
@@ -68,7 +68,13 @@ export async function receiveDocument(options: ReceiveOptions): Promise<Received
       },
     );
     if (sizeBytes === 0) throw refusals.empty(fileName);
-    if (!(await looksLikePdf(stagingPath))) throw refusals.notPdf(fileName);
+    // The cheap checks before the scan: a file whose bytes are not a whole PDF (no header, or no
+    // end-of-file marker) is refused for that, and never recorded as infected whatever it
+    // carries; clamd reads only what could be accepted. pdf.js still runs after clamd, so a
+    // hostile file that passes these reaches the scanner before our parser.
+    const frame = await pdfFrameProblem(stagingPath);
+    if (frame === "not_pdf") throw refusals.notPdf(fileName);
+    if (frame === "corrupt") throw refusals.corrupt(fileName);
 
     if (scanner) {
       let verdict: Awaited<ReturnType<VirusScanner["scan"]>>;
