@@ -31,6 +31,7 @@ import {
   type DocumentsTestApp,
   type TestStore,
 } from "../testing/uploads.js";
+import { createTestDatabase } from "../testing/test-app.js";
 import { receiveDocument } from "./upload.js";
 
 const MB = 1024 * 1024;
@@ -858,9 +859,11 @@ describe("upload staging", () => {
     const stagingDir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-staging-race-"));
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "ets-files-race-"));
     const storage = createStorage(parseStorageUrl(`file:${root}`), { stagingDir });
+    const database = await createTestDatabase();
     try {
       for (let attempt = 0; attempt < 50; attempt++) {
         const refusal = await receiveDocument({
+          db: database.db,
           // Every chunk passes the limit, so the stream fails at once, racing the file's opening.
           source: new Readable({
             read() {
@@ -879,6 +882,7 @@ describe("upload staging", () => {
       }
     } finally {
       await storage.close();
+      await database.drop();
       fs.rmSync(stagingDir, { recursive: true, force: true });
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -9,6 +9,8 @@ import { AppError, type ErrorCode, type FieldError } from "../errors.js";
 import { ScannerUnavailableError, type VirusScanner } from "../files/clamd.js";
 import { inspectPdf, pdfFrameProblem } from "../files/pdf.js";
 import type { FileStorage } from "../files/storage.js";
+import type { Executor } from "../submissions/repository.js";
+import { recordPendingUpload } from "./pending-uploads.js";
 
 /**
  * The path of an uploaded file, from the request to the store (server/documents/README.md):
@@ -20,6 +22,11 @@ import type { FileStorage } from "../files/storage.js";
 
 /** What the server learned about an accepted file; the bytes are in the store under sha256. */
 export interface ReceivedDocument {
+  /**
+   * The pending-upload record written before the put: the caller settles it (settlePendingUpload)
+   * in the transaction that records the file.
+   */
+  pendingUploadId: number;
   sha256: string;
   sizeBytes: number;
   pageCount: number;
@@ -39,6 +46,8 @@ export interface UploadLog {
 export type UploadKind = { item: DocumentItem } | { limitLabel: string };
 
 export type ReceiveOptions = UploadKind & {
+  /** Where the pending-upload record goes (pending-uploads.ts). */
+  db: Executor;
   /** The multipart file stream. */
   source: Readable;
   /** The display name (displayFileName), for messages only. */
@@ -102,7 +111,13 @@ export async function receiveDocument(options: ReceiveOptions): Promise<Received
       }
     }
 
+    let pendingUploadId: number;
     try {
+      // Recorded before the put, so a file this installation writes and then abandons (the
+      // caller's transaction fails, the server stops) is known to the orphan sweep, which removes
+      // no file it has no record of (sweep.ts). Bytes the store had already are not ours to remove.
+      const storedNew = !(await storage.exists(sha256));
+      pendingUploadId = await recordPendingUpload(options.db, { sha256, storedNew });
       await storage.put(sha256, stagingPath);
     } catch (error) {
       // The store (a full disk, an S3 endpoint that is down) is not the student's problem to
@@ -111,6 +126,7 @@ export async function receiveDocument(options: ReceiveOptions): Promise<Received
       throw refusals.storageUnavailable(fileName);
     }
     return {
+      pendingUploadId,
       sha256,
       sizeBytes,
       pageCount: pdf.pageCount,

@@ -9,6 +9,7 @@ import { recordAudit } from "../accounts/audit.js";
 import { nowIso } from "../db/database.js";
 import type { UploadLog } from "../documents/upload.js";
 import { displayFileName, receiveDocument } from "../documents/upload.js";
+import { settlePendingUpload } from "../documents/pending-uploads.js";
 import type { IncomingFile } from "../documents/service.js";
 import { AppError, conflict, notFound, validationError, type FieldError } from "../errors.js";
 import { clientFileStream, multipartReadError } from "../files/multipart.js";
@@ -182,6 +183,7 @@ export async function submitExaminerReport(
   const form = await upload.openForm(maxBytes);
   const fileName = displayFileName(form.file.clientName);
   const received = await receiveDocument({
+    db: ctx.db,
     source: form.file.stream,
     fileName,
     limitLabel: REPORT_LIMIT_LABEL,
@@ -235,6 +237,8 @@ export async function submitExaminerReport(
       at,
     );
     await moveExaminerForward(trx, ctx.config, link, "report_submitted", at);
+    // The examination refers to the file from this commit on: no longer an upload under way.
+    await settlePendingUpload(trx, received.pendingUploadId);
     await recordExaminationEvent(trx, {
       submissionId: link.submissionId,
       actor: null,
