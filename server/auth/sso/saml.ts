@@ -138,7 +138,8 @@ function toPem(base64: string): string | null {
 }
 
 /**
- * The IdP's metadata from SAML_IDP_METADATA (a file or an http(s) URL), read on first use and again
+ * The IdP's metadata from SAML_IDP_METADATA (a file or an https URL; http for loopback only, checked
+ * at start in config.ts), read on first use and again
  * after IDP_METADATA_TTL_MS. A failed refresh keeps the last good copy (the IdP's metadata host
  * being down for a moment should not stop sign-ins) and is tried again at the next use; with no
  * good copy yet, the failure is the caller's `unreachable`.
