@@ -9,6 +9,7 @@ import {
   OidcRefusal,
   finishOidcCodeExchange,
   oidcConfiguration,
+  readOidcPrivateKey,
   refusalFor,
   startOidcSignIn,
 } from "./oidc.js";
@@ -71,6 +72,26 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const oidc = app.config.sso.oidc;
   if (!oidc) return;
+  // Read now, so a missing or unusable key file stops the start with its variable's name.
+  const privateKey = readOidcPrivateKey(oidc);
+
+  if (privateKey) {
+    app.get(
+      "/auth/oidc/jwks",
+      {
+        schema: {
+          tags: ["accounts"],
+          summary:
+            "Our public key for private_key_jwt, for the provider's registration of this application (its jwks_uri)",
+        },
+      },
+      async (_request, reply) =>
+        reply
+          .type("application/jwk-set+json")
+          .header("cache-control", "public, max-age=3600")
+          .send({ keys: [privateKey.publicJwk] }),
+    );
+  }
 
   app.get(
     "/auth/oidc/start",
