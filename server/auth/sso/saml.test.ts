@@ -325,6 +325,21 @@ describe("refusing answers", () => {
     await expectAuditedReason(/wrong Destination/);
   });
 
+  it("refuses a signed response without a Destination", async () => {
+    idp.behaviour.signing = "both";
+    idp.behaviour.omitDestination = true;
+    expectRefused(await signInThroughIdp(await student()), "invalid_response");
+    await expectAuditedReason(/signed Response without Destination/);
+  });
+
+  it("accepts a response without a Destination when only its assertion is signed", async () => {
+    idp.behaviour.signing = "assertion";
+    idp.behaviour.omitDestination = true;
+    const res = await signInThroughIdp(await student());
+    expect(res.statusCode).toBe(303);
+    expect(sessionCookieOf(res)).not.toBeNull();
+  });
+
   it("refuses an answer to a request we never made (unknown InResponseTo)", async () => {
     idp.behaviour.inResponseTo = "_0123456789abcdef0123456789abcdef01234567";
     expectRefused(await signInThroughIdp(await student()), "expired");

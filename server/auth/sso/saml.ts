@@ -361,8 +361,11 @@ export async function verifySamlResponse(
   if (profile.issuer !== idp.entityId) return invalid("the assertion's issuer is not the IdP");
 
   const ours = acsUrl(publicUrl);
-  const destination = responseDestination(profile);
+  const { destination, signed } = responseEnvelope(profile);
   if (destination !== null && destination !== ours) return invalid("wrong Destination");
+  // SAML bindings 3.5.5.2: a signed message sent by HTTP-POST must say where it is going, so a
+  // signed Response made for another service provider cannot be replayed to us.
+  if (signed && destination === null) return invalid("signed Response without Destination");
   // The Web SSO profile's bearer confirmation: for us, for this request, and not for ever.
   const confirmation = assertion.confirmations.find(
     (c) => c.method === BEARER && c.recipient === ours,
@@ -469,14 +472,25 @@ function children(node: XmlNode | undefined, name: string): XmlNode[] {
   return Array.isArray(value) ? (value as XmlNode[]) : [];
 }
 
-/** The Response's Destination (outside the assertion's signature when only that is signed). */
-function responseDestination(profile: Profile): string | null {
+/**
+ * The Response's Destination (outside the assertion's signature when only that is signed), and
+ * whether the Response itself is signed (a Signature among its own children; node-saml has
+ * checked any signature there against the IdP's certificates already).
+ */
+function responseEnvelope(profile: Profile): { destination: string | null; signed: boolean } {
   const xml = profile.getSamlResponseXml?.();
-  if (!xml) return null;
+  if (!xml) return { destination: null, signed: false };
   const root = new (xmldom().DOMParser)({
     errorHandler: { warning: () => undefined },
   }).parseFromString(xml, "text/xml").documentElement;
-  return root?.getAttribute("Destination") || null;
+  if (!root) return { destination: null, signed: false };
+  const signed = Array.from(root.childNodes).some(
+    (node) =>
+      node.nodeType === node.ELEMENT_NODE &&
+      (node as Element).namespaceURI === DSIG_NS &&
+      (node as Element).localName === "Signature",
+  );
+  return { destination: root.getAttribute("Destination") || null, signed };
 }
 
 function firstValue(value: unknown): string | undefined {
