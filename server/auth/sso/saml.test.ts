@@ -506,6 +506,108 @@ describe("identity provider metadata", () => {
   });
 });
 
+describe("binding the answer to the browser that started it (PUBLIC_URL https)", () => {
+  let secureIdp: TestSamlIdp;
+  let secure: TestApp;
+
+  beforeAll(async () => {
+    secureIdp = await startSamlIdp();
+    secure = await createTestApp({
+      SAML_IDP_METADATA: secureIdp.metadataUrl,
+      ...SAML_ENV,
+      PUBLIC_URL: "https://ets.school.test",
+    });
+    const metadata = await secure.app.inject({ method: "GET", url: "/api/auth/saml/metadata" });
+    secureIdp.trustServiceProvider(metadata.body);
+  });
+  afterAll(async () => {
+    await secure?.close();
+    await secureIdp?.stop();
+  });
+
+  /** A sign-in started in one browser: the IdP's URL and the cookie that browser now holds. */
+  async function startIn(): Promise<{ idpUrl: string; cookie: string }> {
+    const res = await secure.app.inject({ method: "GET", url: "/api/auth/saml/start" });
+    expect(res.statusCode).toBe(303);
+    const set = String(res.headers["set-cookie"]);
+    expect(set).toMatch(/^ets_saml_request=_[0-9a-f]{40};/);
+    expect(set).toMatch(/; HttpOnly/i);
+    expect(set).toMatch(/; Secure/i);
+    expect(set).toMatch(/; SameSite=None/i);
+    expect(set).toMatch(/; Path=\/api\/auth\/saml/);
+    const cookie = res.cookies.find((c) => c.name === "ets_saml_request")!;
+    return { idpUrl: String(res.headers.location), cookie: `ets_saml_request=${cookie.value}` };
+  }
+
+  function postFrom(posted: PostedResponse, cookie: string | null) {
+    return secure.app.inject({
+      method: "POST",
+      url: "/api/auth/saml/acs",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: secureIdp.url,
+        ...(cookie ? { cookie } : {}),
+      },
+      payload: new URLSearchParams({ SAMLResponse: posted.SAMLResponse }).toString(),
+    });
+  }
+
+  async function lastReason(): Promise<string> {
+    const row = await secure.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("event", "=", "sso.refused")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    return String(JSON.parse(row.details ?? "{}").reason);
+  }
+
+  async function someone(): Promise<SamlTestUser> {
+    counter += 1;
+    const indexNumber = `1088${String(counter).padStart(4, "0")}`;
+    const email = `student${counter}@st.school.test`;
+    await addSubmission(secure.db, indexNumber, { studentEmail: email });
+    return { nameId: `persistent-secure-${counter}`, email, indexNumber };
+  }
+
+  it("signs in the browser that started the sign-in, and clears its cookie", async () => {
+    const started = await startIn();
+    const posted = await secureIdp.signIn(started.idpUrl, await someone());
+    const res = await postFrom(posted, started.cookie);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe("/dashboard/status");
+    expect(sessionCookieOf(res)).not.toBeNull();
+    expect(res.cookies.find((c) => c.name === "ets_saml_request")?.value).toBe("");
+  });
+
+  it("refuses an answer posted from a browser that did not start it (login forgery)", async () => {
+    // The attacker signs in at the IdP as themselves and has the victim's browser post the answer.
+    const attacker = await startIn();
+    const posted = await secureIdp.signIn(attacker.idpUrl, await someone());
+    const res = await postFrom(posted, null);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe("/auth/login?sso_error=expired");
+    expect(sessionCookieOf(res)).toBeNull();
+    expect(await lastReason()).toBe("sign-in not started in this browser");
+  });
+
+  it("refuses an answer to another sign-in than the one this browser started", async () => {
+    const victim = await startIn();
+    const attacker = await startIn();
+    const posted = await secureIdp.signIn(attacker.idpUrl, await someone());
+    const res = await postFrom(posted, victim.cookie);
+    expect(res.headers.location).toBe("/auth/login?sso_error=expired");
+    expect(sessionCookieOf(res)).toBeNull();
+    expect(await lastReason()).toBe("sign-in not started in this browser");
+  });
+
+  it("sets no cookie over plain http, where a SameSite=None cookie cannot be kept", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/auth/saml/start" });
+    expect(res.statusCode).toBe(303);
+    expect(res.cookies.find((c) => c.name === "ets_saml_request")).toBeUndefined();
+  });
+});
+
 describe("request limits", () => {
   it("limits sign-in starts per client address (RATE_LIMIT_SSO)", async () => {
     const limited = await createTestApp({

@@ -293,9 +293,10 @@ function samlClient(
 }
 
 /** Where to send the person: a URL (HTTP-Redirect) or a form to post (HTTP-POST). */
-export type SamlStart =
+export type SamlStart = { requestId: string } & (
   | { binding: "redirect"; url: string }
-  | { binding: "post"; url: string; fields: Record<string, string> };
+  | { binding: "post"; url: string; fields: Record<string, string> }
+);
 
 /** Starts an SP-initiated sign-in: saves the AuthnRequest's ID, then builds the request. */
 export async function startSamlSignIn(
@@ -317,14 +318,18 @@ export async function startSamlSignIn(
   });
   const saml = samlClient(config, publicUrl, keys, idp, requestId);
   if (idp.ssoBinding === "redirect") {
-    return { binding: "redirect", url: await saml.getAuthorizeUrlAsync("", undefined, {}) };
+    return {
+      requestId,
+      binding: "redirect",
+      url: await saml.getAuthorizeUrlAsync("", undefined, {}),
+    };
   }
   const message = await saml.getAuthorizeMessageAsync("", undefined, {});
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(message)) {
     if (typeof value === "string") fields[key] = value;
   }
-  return { binding: "post", url: idp.ssoUrl, fields };
+  return { requestId, binding: "post", url: idp.ssoUrl, fields };
 }
 
 export type SamlOutcome =
@@ -344,8 +349,16 @@ export async function verifySamlResponse(
   keys: SpKeys | null,
   idp: IdpDescription,
   samlResponse: string,
-  now: Date = new Date(),
+  options: {
+    /**
+     * The request id the browser posting the answer carries in its cookie (saml-routes.ts), when
+     * answers are bound to the browser that started them (PUBLIC_URL https); undefined when not.
+     */
+    browserRequestId?: string | null;
+    now?: Date;
+  } = {},
 ): Promise<SamlOutcome> {
+  const now = options.now ?? new Date();
   const saml = samlClient(config, publicUrl, keys, idp);
   let profile: Profile | null;
   try {
@@ -374,6 +387,14 @@ export async function verifySamlResponse(
   if (!confirmation.inResponseTo) return invalid("unsolicited response (no InResponseTo)");
   if (profile.inResponseTo && profile.inResponseTo !== confirmation.inResponseTo) {
     return invalid("the Response's InResponseTo differs from the assertion's");
+  }
+  // Login forgery: an answer the attacker obtained for their own account, posted from the
+  // victim's browser, names a request this browser never started.
+  if (
+    options.browserRequestId !== undefined &&
+    options.browserRequestId !== confirmation.inResponseTo
+  ) {
+    return { ok: false, failure: "expired", reason: "sign-in not started in this browser" };
   }
   const notOnOrAfter = Date.parse(confirmation.notOnOrAfter ?? "");
   if (Number.isNaN(notOnOrAfter)) return invalid("the bearer confirmation has no NotOnOrAfter");
