@@ -4,7 +4,13 @@ import { z } from "zod";
 import { ssoOptionsResponseSchema, type SsoOptions } from "../../../common/sso.js";
 import type { Config } from "../../config.js";
 import { perAddress } from "../rate-limits.js";
-import { finishSsoSignIn, recordSsoRefusal, refuseSsoSignIn, safeReturnPath } from "./identity.js";
+import {
+  answerSsoNavigationError,
+  finishSsoSignIn,
+  recordSsoRefusal,
+  refuseSsoSignIn,
+  safeReturnPath,
+} from "./identity.js";
 import {
   OidcRefusal,
   finishOidcCodeExchange,
@@ -97,6 +103,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     "/auth/oidc/start",
     {
       config: perAddress(limits.sso),
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["accounts"],
         summary: "Start signing in through OpenID Connect: redirects to the provider",
@@ -133,6 +140,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     "/auth/oidc/callback",
     {
       config: perAddress(limits.sso),
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["accounts"],
         summary: "The provider's answer: signs in and redirects home, or back to the login page",

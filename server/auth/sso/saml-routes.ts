@@ -4,7 +4,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { perAddress } from "../rate-limits.js";
 import { SSO_REQUEST_TTL_MS } from "./requests.js";
-import { finishSsoSignIn, recordSsoRefusal, refuseSsoSignIn, safeReturnPath } from "./identity.js";
+import {
+  answerSsoNavigationError,
+  finishSsoSignIn,
+  recordSsoRefusal,
+  refuseSsoSignIn,
+  safeReturnPath,
+} from "./identity.js";
 import {
   idpMetadataSource,
   readSpKeys,
@@ -101,6 +107,7 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
     "/auth/saml/start",
     {
       config: limit,
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["single sign-on"],
         summary: "Start a SAML sign-in: redirects to the identity provider",
@@ -144,6 +151,7 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       bodyLimit: SAML_FORM_BODY_LIMIT,
       config: limit,
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["single sign-on"],
         summary:

@@ -609,7 +609,7 @@ describe("binding the answer to the browser that started it (PUBLIC_URL https)",
 });
 
 describe("request limits", () => {
-  it("limits sign-in starts per client address (RATE_LIMIT_SSO)", async () => {
+  it("limits sign-in starts and answers per client address (RATE_LIMIT_SSO), back on the login page with a plain message", async () => {
     const limited = await createTestApp({
       SAML_IDP_METADATA: idp.metadataUrl,
       ...SAML_ENV,
@@ -619,7 +619,18 @@ describe("request limits", () => {
       await start(limited.app);
       await start(limited.app);
       const third = await limited.app.inject({ method: "GET", url: "/api/auth/saml/start" });
-      expect(third.statusCode).toBe(429);
+      expect(third.statusCode).toBe(303);
+      expect(third.headers.location).toBe("/auth/login?sso_error=rate_limited");
+      const acsPost = () =>
+        limited.app.inject({
+          method: "POST",
+          url: "/api/auth/saml/acs",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: idp.url },
+          payload: "SAMLResponse=",
+        });
+      expect((await acsPost()).headers.location).toBe("/auth/login?sso_error=invalid_response");
+      expect((await acsPost()).headers.location).toBe("/auth/login?sso_error=invalid_response");
+      expect((await acsPost()).headers.location).toBe("/auth/login?sso_error=rate_limited");
     } finally {
       await limited.close();
     }
