@@ -10,8 +10,8 @@ import reactHooks from "eslint-plugin-react-hooks";
  * (server/testing/, server/fuzz/) sit above everything, as the app does.
  */
 export const SERVER_LAYERS = [
-  ["db", "files", "http"],
-  ["auth", "jobs", "mail"],
+  ["db", "http"],
+  ["auth", "files", "jobs", "mail"],
   ["accounts", "submissions"],
   ["messages"],
   ["examiners"],

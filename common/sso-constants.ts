@@ -24,6 +24,7 @@ export const SSO_FAILURES = [
   "deactivated",
   "not_allowed",
   "local_sign_in_off",
+  "rate_limited",
 ] as const;
 export type SsoFailure = (typeof SSO_FAILURES)[number];
 
@@ -49,6 +50,8 @@ export const SSO_FAILURE_MESSAGES: Record<SsoFailure, string> = {
   not_allowed:
     "Your university account does not give access to ETS Tracking. Students need a thesis submission on record; staff need to be in an administrators' group.",
   local_sign_in_off: "Sign in with your university account.",
+  rate_limited:
+    "Too many sign-in attempts have come from your network in the last minute. Please wait a minute, then try again.",
 };
 
 export function isSsoFailure(value: string | null | undefined): value is SsoFailure {

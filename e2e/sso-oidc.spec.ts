@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -9,6 +8,7 @@ import { resolveFromRoot } from "../server/paths.js";
 import { startOidcProvider, type TestOidcProvider } from "../server/testing/oidc-provider.js";
 import { expectAccessible } from "./support/axe.js";
 import { sampleRecord } from "./support/app.js";
+import { freePort, waitForHealth } from "./support/own-server.js";
 
 /**
  * Signing in through a real OpenID Connect provider (oidc-provider on loopback) in Chromium:
@@ -141,28 +141,3 @@ test("cancelling at the provider comes back to the login page saying so", async 
   await expect(page).toHaveURL(`${baseUrl}/auth/login?sso_error=cancelled`);
   await expect(page.getByRole("alert")).toHaveText(SSO_FAILURE_MESSAGES.cancelled);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The server did not answer ${url} within 30 s`);
-}

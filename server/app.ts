@@ -6,7 +6,7 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
-import { answerFrameworkError } from "./framework-errors.js";
+import { answerFrameworkError, answerWhileClosing } from "./framework-errors.js";
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -16,8 +16,11 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import { createDatabase, type Db } from "./db/database.js";
+import { isDatabaseBusy } from "./db/dialect.js";
 import {
   AppError,
+  DATABASE_BUSY_MESSAGE,
+  DATABASE_BUSY_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
   type ErrorBody,
@@ -137,11 +140,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A path the router cannot decode, or a parameter past maxParamLength, gets the API's error
     // body too, instead of Fastify's, which echoes the whole path back.
     frameworkErrors: answerFrameworkError,
+    // Requests arriving while the server closes get the API's error body too (answerWhileClosing,
+    // below), not Fastify's own 503.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // First of all hooks: under load, requests start one per turn of the event loop, in arrival
+  // Before every other hook: a closing server answers at once, in the API's own words.
+  answerWhileClosing(app);
+  // First of the hooks that serve a request: under load, requests start one per turn of the event loop, in arrival
   // order, so connections opened late are accepted and served too (server/request-turns.ts).
   takeRequestsInTurns(app);
   app.decorate("db", db);
@@ -193,7 +201,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(examinerReminders);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, body } = toErrorResponse(error);
+    const { status, body, retryAfterSeconds } = toErrorResponse(error);
+    if (retryAfterSeconds !== undefined) void reply.header("retry-after", retryAfterSeconds);
     // "unavailable" is a service we depend on being down, not a fault here: said, not hidden.
     if (body.code === "unavailable") request.log.warn({ code: body.code, status }, body.message);
     else if (status >= 500) request.log.error({ err: error }, "request failed");
@@ -286,7 +295,12 @@ function cacheControlFor(relativePath: string): string {
   return "public, max-age=3600";
 }
 
-function toErrorResponse(error: FastifyError | AppError): { status: number; body: ErrorBody } {
+function toErrorResponse(error: FastifyError | AppError): {
+  status: number;
+  body: ErrorBody;
+  /** Sent as Retry-After: when the same request is expected to succeed. */
+  retryAfterSeconds?: number;
+} {
   if (error instanceof AppError) {
     return {
       status: error.statusCode,
@@ -304,6 +318,15 @@ function toErrorResponse(error: FastifyError | AppError): { status: number; body
     return {
       status: 503,
       body: { success: false, code: "unavailable", message: DATABASE_UNAVAILABLE_MESSAGE },
+    };
+  }
+  // SQLite's write lock held by another connection past busy_timeout: the same request succeeds
+  // in a moment.
+  if (isDatabaseBusy(error)) {
+    return {
+      status: 503,
+      body: { success: false, code: "unavailable", message: DATABASE_BUSY_MESSAGE },
+      retryAfterSeconds: DATABASE_BUSY_RETRY_AFTER_SECONDS,
     };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

@@ -159,4 +159,53 @@ describe("configuration", () => {
     expect(problemsOf({ ETS_MAX_FORM_MB: "2001" })[0]).toMatch(/^ETS_MAX_FORM_MB /);
     expect(problemsOf({ RATE_LIMIT_UPLOADS: "none" })[0]).toMatch(/^RATE_LIMIT_UPLOADS /);
   });
+  it("refuses SAML_IDP_METADATA over plain http to another machine, with one clear line", () => {
+    const problems = problemsOf({ SAML_IDP_METADATA: "http://idp.school.example/metadata" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^SAML_IDP_METADATA must be a file or an https:\/\/ URL: /);
+    expect(problems[0]).toMatch(/signing certificate/);
+    expect(problemsOf({ SAML_IDP_METADATA: "HTTP://10.0.0.5/idp.xml" })).toHaveLength(1);
+    // https, a file, and a provider on this machine (development, the tests) are accepted.
+    for (const good of [
+      "https://idp.school.example/metadata",
+      "/etc/ets/idp-metadata.xml",
+      "http://127.0.0.1:8080/metadata",
+      "http://localhost:8080/metadata",
+    ]) {
+      expect(problemsOf({ SAML_IDP_METADATA: good }), good).toEqual([]);
+    }
+  });
+
+  it("reads the OpenID Connect token endpoint's authentication method and key, and names what is missing", () => {
+    const oidc = { OIDC_ISSUER: "https://login.school.example", OIDC_CLIENT_ID: "ets" };
+    expect(loadConfig(oidc).sso.oidc).toMatchObject({
+      tokenAuthMethod: null,
+      privateKeyFile: null,
+      privateKeyId: null,
+    });
+    expect(
+      loadConfig({
+        ...oidc,
+        OIDC_TOKEN_AUTH_METHOD: "private_key_jwt",
+        OIDC_PRIVATE_KEY_FILE: "/etc/ets/oidc-key.pem",
+        OIDC_PRIVATE_KEY_ID: "ets-2026",
+      }).sso.oidc,
+    ).toMatchObject({
+      tokenAuthMethod: "private_key_jwt",
+      privateKeyFile: "/etc/ets/oidc-key.pem",
+      privateKeyId: "ets-2026",
+    });
+    expect(problemsOf({ ...oidc, OIDC_TOKEN_AUTH_METHOD: "basic" })[0]).toMatch(
+      /^OIDC_TOKEN_AUTH_METHOD .*client_secret_basic/,
+    );
+    expect(problemsOf({ ...oidc, OIDC_TOKEN_AUTH_METHOD: "client_secret_basic" })).toEqual([
+      "OIDC_TOKEN_AUTH_METHOD=client_secret_basic needs OIDC_CLIENT_SECRET",
+    ]);
+    expect(problemsOf({ ...oidc, OIDC_TOKEN_AUTH_METHOD: "private_key_jwt" })[0]).toMatch(
+      /^OIDC_TOKEN_AUTH_METHOD=private_key_jwt needs OIDC_PRIVATE_KEY_FILE/,
+    );
+    expect(problemsOf({ ...oidc, OIDC_PRIVATE_KEY_ID: "k1" })).toEqual([
+      "OIDC_PRIVATE_KEY_ID must be set with OIDC_PRIVATE_KEY_FILE",
+    ]);
+  });
 });

@@ -78,10 +78,31 @@ export interface OidcConfig {
   /** The claim carrying the student's index number, if the provider sends one. */
   indexNumberClaim: string | null;
   groupsClaim: string;
+  /**
+   * How we authenticate at the token endpoint (OIDC_TOKEN_AUTH_METHOD); null: chosen from the
+   * provider's advertised methods (server/auth/sso/oidc.ts, tokenAuthMethodFor).
+   */
+  tokenAuthMethod: OidcTokenAuthMethod | null;
+  /** Our private key (PEM) for private_key_jwt (OIDC_PRIVATE_KEY_FILE). */
+  privateKeyFile: string | null;
+  /** The `kid` the provider knows that key by (OIDC_PRIVATE_KEY_ID); default its JWK thumbprint. */
+  privateKeyId: string | null;
 }
 
+/** The token endpoint authentication methods we speak (OpenID Connect Core, section 9). */
+export const OIDC_TOKEN_AUTH_METHODS = [
+  "client_secret_basic",
+  "client_secret_post",
+  "private_key_jwt",
+  "none",
+] as const;
+export type OidcTokenAuthMethod = (typeof OIDC_TOKEN_AUTH_METHODS)[number];
+
 export interface SamlConfig {
-  /** The identity provider's metadata: a file path or an http(s) URL (SAML_IDP_METADATA). */
+  /**
+   * The identity provider's metadata: a file path or an https URL (SAML_IDP_METADATA); http only
+   * to the machine itself.
+   */
   idpMetadata: string;
   label: string;
   /** Our entity id (SAML_SP_ENTITY_ID); default `${PUBLIC_URL}/api/auth/saml/metadata`. */
@@ -299,6 +320,12 @@ const envSchema = z.object({
   OIDC_EMAIL_CLAIM: z.preprocess(emptyToUndefined, z.string().default("email")),
   OIDC_INDEX_NUMBER_CLAIM: optionalString,
   OIDC_GROUPS_CLAIM: z.preprocess(emptyToUndefined, z.string().default("groups")),
+  OIDC_TOKEN_AUTH_METHOD: z.preprocess(
+    emptyToUndefined,
+    z.enum(OIDC_TOKEN_AUTH_METHODS).optional(),
+  ),
+  OIDC_PRIVATE_KEY_FILE: optionalString,
+  OIDC_PRIVATE_KEY_ID: optionalString,
   SAML_IDP_METADATA: optionalString,
   SAML_LABEL: z.preprocess(emptyToUndefined, z.string().max(60).default("your university account")),
   SAML_SP_ENTITY_ID: optionalString,
@@ -318,7 +345,10 @@ const envSchema = z.object({
   ),
   SSO_ADMIN_GROUPS: optionalString,
   SSO_ADMIN_EMAILS: optionalString,
-  ETS_LOCAL_SIGN_IN: z.preprocess(emptyToUndefined, z.enum(["on", "admins-only", "off"]).default("on")),
+  ETS_LOCAL_SIGN_IN: z.preprocess(
+    emptyToUndefined,
+    z.enum(["on", "admins-only", "off"]).default("on"),
+  ),
 });
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -369,6 +399,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ) {
     problems.push(
       `ETS_LOCAL_SIGN_IN=${e.ETS_LOCAL_SIGN_IN} needs single sign-on (OIDC_ISSUER or SAML_IDP_METADATA), or nobody could sign in`,
+    );
+  }
+  const authMethod = e.OIDC_TOKEN_AUTH_METHOD;
+  if (
+    (authMethod === "client_secret_basic" || authMethod === "client_secret_post") &&
+    e.OIDC_CLIENT_SECRET === undefined
+  ) {
+    problems.push(`OIDC_TOKEN_AUTH_METHOD=${authMethod} needs OIDC_CLIENT_SECRET`);
+  }
+  if (authMethod === "private_key_jwt" && e.OIDC_PRIVATE_KEY_FILE === undefined) {
+    problems.push(
+      "OIDC_TOKEN_AUTH_METHOD=private_key_jwt needs OIDC_PRIVATE_KEY_FILE (our private key, PEM)",
+    );
+  }
+  if (e.OIDC_PRIVATE_KEY_ID !== undefined && e.OIDC_PRIVATE_KEY_FILE === undefined) {
+    problems.push("OIDC_PRIVATE_KEY_ID must be set with OIDC_PRIVATE_KEY_FILE");
+  }
+  if (e.SAML_IDP_METADATA !== undefined && insecureRemoteUrl(e.SAML_IDP_METADATA)) {
+    problems.push(
+      "SAML_IDP_METADATA must be a file or an https:// URL: the metadata carries the identity provider's signing certificate and is read again every hour, so over http:// anyone on the network path could replace it (http:// is accepted for localhost only)",
     );
   }
   if ((e.SAML_SP_PRIVATE_KEY_FILE === undefined) !== (e.SAML_SP_CERTIFICATE_FILE === undefined)) {
@@ -432,6 +482,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               emailClaim: e.OIDC_EMAIL_CLAIM,
               indexNumberClaim: e.OIDC_INDEX_NUMBER_CLAIM ?? null,
               groupsClaim: e.OIDC_GROUPS_CLAIM,
+              tokenAuthMethod: e.OIDC_TOKEN_AUTH_METHOD ?? null,
+              privateKeyFile: e.OIDC_PRIVATE_KEY_FILE ?? null,
+              privateKeyId: e.OIDC_PRIVATE_KEY_ID ?? null,
             }
           : null,
       saml: e.SAML_IDP_METADATA
@@ -452,6 +505,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       localSignIn: e.ETS_LOCAL_SIGN_IN,
     },
   };
+}
+
+/**
+ * An http:// address of another machine. Plain http is for a provider run on this machine only
+ * (development, the tests); anything crossing a network is reached over https.
+ */
+function insecureRemoteUrl(value: string): boolean {
+  if (!/^http:\/\//i.test(value)) return false;
+  try {
+    return !["localhost", "127.0.0.1", "[::1]"].includes(new URL(value).hostname);
+  } catch {
+    return true;
+  }
 }
 
 function splitList(value: string | undefined): string[] {

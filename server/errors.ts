@@ -75,6 +75,15 @@ export interface ErrorBody {
 export const DATABASE_UNAVAILABLE_MESSAGE =
   "The service cannot reach its database just now. Please try again in a minute.";
 
+/**
+ * What a request hears while another connection holds SQLite's write lock past busy_timeout
+ * (isDatabaseBusy in server/db/dialect.ts), and how soon it may try again: the lock is held for
+ * one write transaction, so a moment.
+ */
+export const DATABASE_BUSY_MESSAGE =
+  "The service is busy just now and could not save or read this. Please try again in a moment.";
+export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 2;
+
 /** Socket errors of a connection to the database that could not be opened or was cut. */
 const CONNECTION_ERRNOS = new Set([
   "ECONNREFUSED",

@@ -1,5 +1,39 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ErrorBody } from "./errors.js";
+
+/** What a request arriving while the server shuts down hears: another server, or this one once restarted, will answer it. */
+export const CLOSING_MESSAGE = "The server is restarting. Please try again in a moment.";
+/** About as long as a rolling restart takes to bring the next server in. */
+export const CLOSING_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Requests that arrive while the server closes, on connections already open (a keep-alive
+ * connection's next request, a pipelined one), answered 503 in the API's error body with
+ * Retry-After and Connection: close, without running anything else. Fastify answers them itself
+ * otherwise (return503OnClosing) with its own body, `{"error":"Service Unavailable",...}`, which
+ * clients do not read; the app turns that off and registers this instead, as its first hook.
+ *
+ * preClose runs as soon as close() begins (before the in-flight requests finish and the database
+ * closes), and this hook is registered before the plugins whose preClose hooks take time (the mail
+ * worker and the periodic jobs finish their pass there), so it runs first.
+ */
+export function answerWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!closing) return;
+    const body: ErrorBody = { success: false, code: "unavailable", message: CLOSING_MESSAGE };
+    // Sent as text: the route's response schemas (health's own 503, say) do not describe this body.
+    return reply
+      .code(503)
+      .header("connection", "close")
+      .header("retry-after", CLOSING_RETRY_AFTER_SECONDS)
+      .type("application/json; charset=utf-8")
+      .send(JSON.stringify(body));
+  });
+}
 
 /**
  * Fastify's `frameworkErrors` option: the answer to a request its router refuses before any route

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import { nowIso, type Db } from "../db/database.js";
+import { isDatabaseBusy } from "../db/dialect.js";
 import { AppError, isDatabaseUnavailable } from "../errors.js";
 
 /**
@@ -121,6 +122,12 @@ export function databaseRateLimitStore(
           });
         },
         (error: unknown) => {
+          // SQLite's write lock held elsewhere for a moment: the one error handler answers it 503
+          // with Retry-After, as for any request that meets it.
+          if (isDatabaseBusy(error)) {
+            callback(error as Error);
+            return;
+          }
           // A database that is down is reported where it is noticed; anything else is a fault here.
           const level = isDatabaseUnavailable(error) ? "warn" : "error";
           options.log[level](

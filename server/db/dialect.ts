@@ -44,6 +44,20 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * SQLite's "database is locked" (SQLITE_BUSY and its extended codes): another connection to the
+ * same file (a second server process, a backup, the admin command line) held the write lock past
+ * busy_timeout. Nothing is wrong with the request or the data, and the same request succeeds once
+ * the lock is released, so it is answered like a database that cannot be reached for a moment:
+ * 503 with Retry-After, not a 500. PostgreSQL waits for row and table locks instead of failing
+ * (no lock_timeout is set), so it has no counterpart here.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && /^SQLITE_BUSY(_[A-Z]+)?$/.test(code);
+}
+
 /** After inserting rows with explicit ids, PostgreSQL's sequence must move past them. */
 export async function resetIdSequence(db: Kysely<any>, table: string): Promise<void> {
   if (dialectOf(db) !== "postgres") return;

@@ -285,6 +285,15 @@ export interface SsoReplaysTable {
   expires_at: string;
 }
 
+/** An upload being stored (migration 013): removed with the row that records its file. */
+export interface PendingUploadsTable {
+  id: Generated<number>;
+  sha256: string;
+  /** 1 when the store did not have the key before this upload put it. */
+  stored_new: number;
+  created_at: string;
+}
+
 /**
  * The dashboard's counts, kept by triggers (migration 009): per figure and value, a count (SQLite,
  * one row per value) or a change to one (PostgreSQL appends; the figure is the sum of its rows).
@@ -337,6 +346,7 @@ export interface Database {
   user_identities: UserIdentitiesTable;
   sso_requests: SsoRequestsTable;
   sso_replays: SsoReplaysTable;
+  pending_uploads: PendingUploadsTable;
   dashboard_counts: DashboardCountsTable;
   examiner_waits: ExaminerWaitsTable;
   examiner_wait_totals: ExaminerWaitTotalsTable;

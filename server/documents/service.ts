@@ -30,6 +30,7 @@ import {
   type StoredDocumentVersion,
 } from "./repository.js";
 import { displayFileName, receiveDocument, refusals } from "../files/upload.js";
+import { settlePendingUpload } from "../files/pending-uploads.js";
 
 /** What the document services need from the app. */
 export interface DocumentContext {
@@ -168,7 +169,7 @@ const currentOf = (versions: StoredDocumentVersion[], item: DocumentItem) =>
  * A student's upload of one checklist item: the file is received, checked and stored first
  * (files/upload.ts), then the version and its history event are written in one transaction. A failure
  * before the transaction commits leaves at most a stored file without a row, which nothing serves
- * and the orphan sweep removes.
+ * and the orphan sweep removes (its pending-upload record stays behind to say so).
  */
 export async function uploadDocument(
   ctx: DocumentContext,
@@ -193,6 +194,7 @@ export async function uploadDocument(
   refuseBeforeReading(submission, currentOf(versions, item), item, fileName, correcting);
 
   const received = await receiveDocument({
+    db: ctx.db,
     source: file.stream,
     fileName,
     item,
@@ -250,6 +252,8 @@ export async function uploadDocument(
       },
     ]);
     if (correctingNow) await correctedThesisUploaded(trx, ctx.config, now.submissionId, at);
+    // The version refers to the file from this commit on: no longer an upload under way.
+    await settlePendingUpload(trx, received.pendingUploadId);
     return versionId;
   });
   const saved = await findDocumentVersion(ctx.db, id);

@@ -12,6 +12,7 @@ import { parseStorageUrl } from "../files/storage.js";
 import { startClamd, EICAR_SIGNATURE } from "../testing/clamd.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import {
+  EICAR,
   eicarPdf,
   encryptedPdf,
   pngRenamedAsPdf,
@@ -31,6 +32,7 @@ import {
   type DocumentsTestApp,
   type TestStore,
 } from "../testing/uploads.js";
+import { createTestDatabase } from "../testing/test-app.js";
 import { receiveDocument } from "../files/upload.js";
 
 const MB = 1024 * 1024;
@@ -345,6 +347,44 @@ describe.each(STORAGE_BACKENDS)("uploads stored on %s", (backend) => {
     });
     expect(JSON.parse(audit[0]?.details ?? "{}").signature).toContain(EICAR_SIGNATURE);
   });
+
+  /** The upload.infected rows of one student. */
+  const infectedAudits = (userId: number) =>
+    t.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("event", "=", "upload.infected")
+      .where("actor_user_id", "=", userId)
+      .execute();
+
+  it.each([
+    ["malware renamed .pdf", "invoice.pdf", () => Buffer.from(`${EICAR}\r\n`, "latin1"), "not_pdf"],
+    [
+      "malware behind a PDF header, with no PDF behind it",
+      "statement.pdf",
+      () => Buffer.from(`%PDF-1.7\n${EICAR}\n`, "latin1"),
+      "corrupt",
+    ],
+  ] as const)(
+    "refuses %s for what it is before scanning it, and records no infection",
+    async (_what, fileName, bytes, reason) => {
+      const { student, indexNumber } = await studentWithSubmission();
+      const before = await storedKeys(t.storage);
+      const res = await uploadDocumentFile(
+        t.app,
+        student.headers,
+        indexNumber,
+        "statementOfResult",
+        fileName,
+        bytes(),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: "validation", reason });
+      expect(await infectedAudits(student.id)).toEqual([]);
+      expect(await storedKeys(t.storage)).toEqual(before);
+      expect(stagingFiles(t.stagingDir)).toEqual([]);
+    },
+  );
 
   it("refuses with 503 and stores nothing when clamd cannot be reached", async () => {
     const down = await createDocumentsTestApp(store.url, { CLAMD_URL: stoppedClamdUrl });
@@ -820,9 +860,11 @@ describe("upload staging", () => {
     const stagingDir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-staging-race-"));
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "ets-files-race-"));
     const storage = createStorage(parseStorageUrl(`file:${root}`), { stagingDir });
+    const database = await createTestDatabase();
     try {
       for (let attempt = 0; attempt < 50; attempt++) {
         const refusal = await receiveDocument({
+          db: database.db,
           // Every chunk passes the limit, so the stream fails at once, racing the file's opening.
           source: new Readable({
             read() {
@@ -841,6 +883,7 @@ describe("upload staging", () => {
       }
     } finally {
       await storage.close();
+      await database.drop();
       fs.rmSync(stagingDir, { recursive: true, force: true });
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -7,6 +7,7 @@ import {
 } from "../../common/examiners.js";
 import { recordAudit } from "../accounts/audit.js";
 import { nowIso } from "../db/database.js";
+import { settlePendingUpload } from "../files/pending-uploads.js";
 import { AppError, conflict, notFound, validationError, type FieldError } from "../errors.js";
 import { clientFileStream, multipartReadError } from "../files/multipart.js";
 import type { IncomingFile, UploadLog } from "../files/upload.js";
@@ -181,6 +182,7 @@ export async function submitExaminerReport(
   const form = await upload.openForm(maxBytes);
   const fileName = displayFileName(form.file.clientName);
   const received = await receiveDocument({
+    db: ctx.db,
     source: form.file.stream,
     fileName,
     limitLabel: REPORT_LIMIT_LABEL,
@@ -234,6 +236,8 @@ export async function submitExaminerReport(
       at,
     );
     await moveExaminerForward(trx, ctx.config, link, "report_submitted", at);
+    // The examination refers to the file from this commit on: no longer an upload under way.
+    await settlePendingUpload(trx, received.pendingUploadId);
     await recordExaminationEvent(trx, {
       submissionId: link.submissionId,
       actor: null,

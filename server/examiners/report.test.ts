@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExaminerAssignment } from "../../common/examiners.js";
 import { nowIso } from "../db/database.js";
+import { recordPendingUpload } from "../files/pending-uploads.js";
 import { sweepOrphanFiles } from "../documents/sweep.js";
 import { EICAR_SIGNATURE, startClamd } from "../testing/clamd.js";
 import { uniquePdf } from "../testing/documents.js";
@@ -364,7 +365,7 @@ describe("the report form", () => {
 });
 
 describe("the orphan sweep", () => {
-  it("keeps an examiner's report and removes a file nothing refers to", async () => {
+  it("keeps an examiner's report and removes the file of an upload of ours nothing refers to", async () => {
     const s = await sent();
     const report = uniquePdf();
     const res = await postReport(s.tokens.internal, [
@@ -372,9 +373,13 @@ describe("the orphan sweep", () => {
       pdfPart(report),
     ]);
     expect(res.statusCode).toBe(201);
+    // The report's pending-upload record went with the commit that recorded it.
+    expect(await t.db.selectFrom("pending_uploads").selectAll().execute()).toEqual([]);
     const orphan = uniquePdf();
     const staged = path.join(t.app.storage.stagingDir, `orphan-${randomBytes(4).toString("hex")}`);
     fs.writeFileSync(staged, orphan);
+    // An upload of this installation's whose transaction never committed.
+    await recordPendingUpload(t.db, { sha256: sha256(orphan), storedNew: true });
     await t.app.storage.put(sha256(orphan), staged);
 
     const later = new Date(Date.now() + 3 * 60 * 60 * 1000);

@@ -11,7 +11,7 @@ import {
   validPdf,
   writeLargePdf,
 } from "../testing/pdf-fixtures.js";
-import { inspectPdf, looksLikePdf } from "./pdf.js";
+import { inspectPdf, looksLikePdf, pdfFrameProblem } from "./pdf.js";
 
 let dir: string;
 beforeAll(() => {
@@ -42,6 +42,16 @@ describe("looksLikePdf", () => {
     expect(await looksLikePdf(save(Buffer.concat([Buffer.alloc(1024, 0x20), validPdf()])))).toBe(
       false,
     );
+  });
+});
+
+describe("pdfFrameProblem", () => {
+  it("reads the header and the end-of-file marker only", async () => {
+    expect(await pdfFrameProblem(save(validPdf()))).toBeNull();
+    expect(await pdfFrameProblem(save(pngRenamedAsPdf()))).toBe("not_pdf");
+    expect(await pdfFrameProblem(save(""))).toBe("not_pdf");
+    expect(await pdfFrameProblem(save(truncatedPdf()))).toBe("corrupt");
+    expect(await pdfFrameProblem(save(`%PDF-1.7\n${EICAR}\n`))).toBe("corrupt");
   });
 });
 

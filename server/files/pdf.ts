@@ -35,6 +35,29 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
 
 const hasPdfHeader = (head: Buffer) => head.includes("%PDF-", 0, "latin1");
 
+/**
+ * What the file's first and last kilobyte say, without parsing it: `not_pdf` without the header,
+ * `corrupt` without the end-of-file marker (cut off, or not a PDF behind its header), null when
+ * both are there. Cheap enough to run before the virus scan; inspectPdf starts with it too.
+ */
+export async function pdfFrameProblem(localPath: string): Promise<"not_pdf" | "corrupt" | null> {
+  const handle = await fs.promises.open(localPath, "r");
+  try {
+    return await frameProblem(handle, (await handle.stat()).size);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function frameProblem(
+  handle: FileHandle,
+  size: number,
+): Promise<"not_pdf" | "corrupt" | null> {
+  if (!hasPdfHeader(await readAt(handle, 0, Math.min(HEAD_BYTES, size)))) return "not_pdf";
+  const tail = await readAt(handle, Math.max(0, size - TAIL_BYTES), Math.min(TAIL_BYTES, size));
+  return tail.includes("%%EOF", 0, "latin1") ? null : "corrupt";
+}
+
 export async function looksLikePdf(localPath: string): Promise<boolean> {
   const handle = await fs.promises.open(localPath, "r");
   try {
@@ -123,11 +146,8 @@ export async function inspectPdf(localPath: string): Promise<PdfInspection> {
   let task: PDFDocumentLoadingTask | null = null;
   try {
     const { size } = await handle.stat();
-    if (!hasPdfHeader(await readAt(handle, 0, Math.min(HEAD_BYTES, size)))) {
-      return { ok: false, problem: "not_pdf" };
-    }
-    const tail = await readAt(handle, Math.max(0, size - TAIL_BYTES), Math.min(TAIL_BYTES, size));
-    if (!tail.includes("%%EOF", 0, "latin1")) return { ok: false, problem: "corrupt" };
+    const frame = await frameProblem(handle, size);
+    if (frame !== null) return { ok: false, problem: frame };
 
     const { getDocument, FileRangeTransport } = await loadPdfJs();
     const transport = new FileRangeTransport(handle, size);

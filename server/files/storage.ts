@@ -23,8 +23,7 @@ export interface FileStorage {
   /**
    * Stores the local file under key (its SHA-256, 64 lowercase hex), visible all at once or not
    * at all; moves or copies it, and the caller removes localPath afterwards if it still exists.
-   * If the key already exists (same content), refreshes its modified time so the orphan sweep's
-   * grace period starts again.
+   * If the key already exists (same content), refreshes its modified time.
    */
   put(key: string, localPath: string): Promise<void>;
   /** The stored bytes as a stream, with the size; throws FileMissingError when absent. */
@@ -33,8 +32,8 @@ export interface FileStorage {
   /** Removes the key; no error when it is absent. */
   delete(key: string): Promise<void>;
   /**
-   * Every stored key with its last modified time (for the orphan sweep), paged internally so it
-   * stays bounded in memory.
+   * Every stored key with its last modified time, paged internally so it stays bounded in memory.
+   * (The orphan sweep does not list: it removes only what this installation's records name.)
    */
   list(): AsyncIterable<StoredFile>;
   /** Cheap reachability check (for readiness later). */

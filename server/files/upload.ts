@@ -7,13 +7,15 @@ import { MAX_FILE_NAME_LENGTH, documentLabel, type UploadRefusal } from "../../c
 import type { DocumentItem } from "../../common/workflow.js";
 import { AppError, type ErrorCode, type FieldError } from "../errors.js";
 import { ScannerUnavailableError, type VirusScanner } from "./clamd.js";
-import { inspectPdf, looksLikePdf } from "./pdf.js";
+import { inspectPdf, pdfFrameProblem } from "./pdf.js";
 import type { FileStorage } from "./storage.js";
+import type { Executor } from "../db/database.js";
+import { recordPendingUpload } from "./pending-uploads.js";
 
 /**
  * The path of an uploaded file, from the request to the store (server/documents/README.md):
  * stream it to a staging file under a random name while hashing and counting, refuse it as soon
- * as it passes its limit, check it is a PDF, scan it, open it, and only then store it under its
+ * as it passes its limit, check its bytes are a whole PDF, scan it, open it, and only then store it under its
  * SHA-256. The bytes are never held in memory whole, and the staging file is removed whatever
  * happens.
  */
@@ -27,6 +29,11 @@ export interface IncomingFile {
 
 /** What the server learned about an accepted file; the bytes are in the store under sha256. */
 export interface ReceivedDocument {
+  /**
+   * The pending-upload record written before the put: the caller settles it (settlePendingUpload)
+   * in the transaction that records the file.
+   */
+  pendingUploadId: number;
   sha256: string;
   sizeBytes: number;
   pageCount: number;
@@ -46,6 +53,8 @@ export interface UploadLog {
 export type UploadKind = { item: DocumentItem } | { limitLabel: string };
 
 export type ReceiveOptions = UploadKind & {
+  /** Where the pending-upload record goes (pending-uploads.ts). */
+  db: Executor;
   /** The multipart file stream. */
   source: Readable;
   /** The display name (displayFileName), for messages only. */
@@ -75,7 +84,13 @@ export async function receiveDocument(options: ReceiveOptions): Promise<Received
       },
     );
     if (sizeBytes === 0) throw refusals.empty(fileName);
-    if (!(await looksLikePdf(stagingPath))) throw refusals.notPdf(fileName);
+    // The cheap checks before the scan: a file whose bytes are not a whole PDF (no header, or no
+    // end-of-file marker) is refused for that, and never recorded as infected whatever it
+    // carries; clamd reads only what could be accepted. pdf.js still runs after clamd, so a
+    // hostile file that passes these reaches the scanner before our parser.
+    const frame = await pdfFrameProblem(stagingPath);
+    if (frame === "not_pdf") throw refusals.notPdf(fileName);
+    if (frame === "corrupt") throw refusals.corrupt(fileName);
 
     if (scanner) {
       let verdict: Awaited<ReturnType<VirusScanner["scan"]>>;
@@ -103,7 +118,13 @@ export async function receiveDocument(options: ReceiveOptions): Promise<Received
       }
     }
 
+    let pendingUploadId: number;
     try {
+      // Recorded before the put, so a file this installation writes and then abandons (the
+      // caller's transaction fails, the server stops) is known to the orphan sweep, which removes
+      // no file it has no record of (sweep.ts). Bytes the store had already are not ours to remove.
+      const storedNew = !(await storage.exists(sha256));
+      pendingUploadId = await recordPendingUpload(options.db, { sha256, storedNew });
       await storage.put(sha256, stagingPath);
     } catch (error) {
       // The store (a full disk, an S3 endpoint that is down) is not the student's problem to
@@ -112,6 +133,7 @@ export async function receiveDocument(options: ReceiveOptions): Promise<Received
       throw refusals.storageUnavailable(fileName);
     }
     return {
+      pendingUploadId,
       sha256,
       sizeBytes,
       pageCount: pdf.pageCount,

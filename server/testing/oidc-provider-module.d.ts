@@ -17,6 +17,9 @@ declare module "oidc-provider" {
 
   export interface KoaContextWithOIDC {
     path: string;
+    method: string;
+    /** A request header, "" when absent (Koa's ctx.get). */
+    get(field: string): string;
     status: number;
     body: unknown;
     oidc: {

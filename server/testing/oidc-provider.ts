@@ -68,6 +68,15 @@ export interface StartOptions {
   clientId?: string;
   clientSecret?: string;
   users?: TestOidcUser[];
+  /**
+   * How the client must authenticate at the token endpoint (its registration's
+   * token_endpoint_auth_method; the provider refuses any other): client_secret_basic by default.
+   */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+  /** The client's public keys, for private_key_jwt. */
+  clientJwks?: { keys: Record<string, unknown>[] };
+  /** What discovery advertises as token_endpoint_auth_methods_supported (the library's list). */
+  advertisedAuthMethods?: readonly string[];
 }
 
 export async function startOidcProvider(options: StartOptions): Promise<TestOidcProvider> {
@@ -87,18 +96,24 @@ export async function startOidcProvider(options: StartOptions): Promise<TestOidc
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://${host}:${port}`;
 
+  const authMethod = options.tokenEndpointAuthMethod ?? "client_secret_basic";
   const provider = new Provider(issuer, {
     clients: [
       {
         client_id: clientId,
-        client_secret: clientSecret,
+        ...(authMethod === "private_key_jwt"
+          ? { jwks: options.clientJwks ?? { keys: [] } }
+          : { client_secret: clientSecret }),
         redirect_uris: [`${options.publicUrl}/api/auth/oidc/callback`],
         post_logout_redirect_uris: [`${options.publicUrl}/auth/login`],
         response_types: ["code"],
         grant_types: ["authorization_code"],
-        token_endpoint_auth_method: "client_secret_post",
+        token_endpoint_auth_method: authMethod,
       },
     ],
+    ...(options.advertisedAuthMethods
+      ? { clientAuthMethods: [...options.advertisedAuthMethods] }
+      : {}),
     jwks: { keys: [signing.jwk] },
     cookies: { keys: ["oidc-test-cookie-key-0123456789"] },
     pkce: { methods: ["S256"], required: () => true },
@@ -162,6 +177,23 @@ export async function startOidcProvider(options: StartOptions): Promise<TestOidc
       ctx.body = { error: "temporarily_unavailable" };
       return;
     }
+    // oidc-provider takes client_secret_basic and client_secret_post for each other; a school's
+    // provider may not (ADFS, some Keycloak set-ups accept only the registered one), so the
+    // registered method is the only one accepted here: Basic credentials, or none in the header.
+    if (ctx.path === "/token" && ctx.method === "POST") {
+      const basic = /^basic /i.test(ctx.get("authorization"));
+      if (
+        (authMethod === "client_secret_basic" && !basic) ||
+        (authMethod === "client_secret_post" && basic)
+      ) {
+        ctx.status = 401;
+        ctx.body = {
+          error: "invalid_client",
+          error_description: `this client authenticates with ${authMethod} only`,
+        };
+        return;
+      }
+    }
     await next();
     if (ctx.path === "/token" && ctx.status === 200 && isTokenBody(ctx.body)) {
       ctx.body = {
@@ -191,7 +223,7 @@ export async function startOidcProvider(options: StartOptions): Promise<TestOidc
     env: () => ({
       OIDC_ISSUER: issuer,
       OIDC_CLIENT_ID: clientId,
-      OIDC_CLIENT_SECRET: clientSecret,
+      ...(authMethod === "private_key_jwt" ? {} : { OIDC_CLIENT_SECRET: clientSecret }),
       OIDC_INDEX_NUMBER_CLAIM: TEST_INDEX_NUMBER_CLAIM,
       OIDC_GROUPS_CLAIM: "groups",
     }),

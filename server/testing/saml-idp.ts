@@ -68,6 +68,8 @@ export interface SamlIdpBehaviour {
   audience?: string;
   recipient?: string;
   destination?: string;
+  /** Leaves the Destination attribute off the Response (it is optional when nothing signs it). */
+  omitDestination?: boolean;
   inResponseTo?: string;
 }
 
@@ -296,7 +298,7 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<TestSa
     const acsUrl = postAcsUrl(sp);
     const xml = responseXml({
       issuer: entityId,
-      destination: b.destination ?? acsUrl,
+      destination: b.omitDestination ? null : (b.destination ?? acsUrl),
       recipient: b.recipient ?? acsUrl,
       audience: b.audience ?? sp.entityMeta.getEntityID(),
       inResponseTo: b.inResponseTo ?? requestId,
@@ -364,7 +366,7 @@ export { generateTestKeyPair };
 
 function responseXml(o: {
   issuer: string;
-  destination: string;
+  destination: string | null;
   recipient: string;
   audience: string;
   inResponseTo: string;
@@ -376,7 +378,7 @@ function responseXml(o: {
   const later = new Date(o.now.getTime() + 5 * 60 * 1000).toISOString();
   const head =
     `<samlp:Response xmlns:samlp="${SAML_PROTOCOL}" xmlns:saml="${SAML_ASSERTION}" ID="${id}" Version="2.0"` +
-    ` IssueInstant="${at}" Destination="${esc(o.destination)}" InResponseTo="${esc(o.inResponseTo)}">` +
+    ` IssueInstant="${at}"${o.destination === null ? "" : ` Destination="${esc(o.destination)}"`} InResponseTo="${esc(o.inResponseTo)}">` +
     `<saml:Issuer>${esc(o.issuer)}</saml:Issuer>`;
   if (o.user === null) {
     // What Shibboleth answers when the person cancels at its login page.

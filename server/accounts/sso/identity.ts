@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { SsoFailure, SsoProvider } from "../../../common/sso.js";
 import type { Config } from "../../config.js";
 import type { Db, Executor } from "../../db/database.js";
@@ -106,6 +106,22 @@ export async function finishSsoSignIn(
   }
   setSessionCookie(reply, config, session);
   return reply.redirect(safeReturnPath(options.returnTo) ?? SSO_HOME[decision.role], 303);
+}
+
+/**
+ * The error handler of the single sign-on routes the browser navigates to (the starts, the OpenID
+ * callback, the SAML ACS): their request limit's 429 brings the person back to the login page with
+ * a plain message instead of the API's JSON, which a browser would show raw. Any other error goes
+ * on to the app's one error handler (Fastify passes what a route's handler throws to its parent's).
+ */
+export function answerSsoNavigationError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error.statusCode !== 429) throw error;
+  request.log.info({ code: "rate_limited", status: 429 }, "single sign-on request limit reached");
+  return refuseSsoSignIn(reply, "rate_limited");
 }
 
 /** A protocol failure (provider unreachable, cancelled, bad response): back to the login page. */

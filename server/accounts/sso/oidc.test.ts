@@ -663,18 +663,30 @@ describe("signing out", () => {
 });
 
 describe("request limits", () => {
-  it("limits sign-in starts and callbacks per address (RATE_LIMIT_SSO)", async () => {
+  it("limits sign-in starts and callbacks per address (RATE_LIMIT_SSO), back on the login page with a plain message", async () => {
     const app = await createTestApp({ ...provider.env(), RATE_LIMIT_SSO: "2" });
     try {
       const hit = (url: string, ip = "203.0.113.9") =>
         app.app.inject({ method: "GET", url, remoteAddress: ip });
-      expect((await hit("/api/auth/oidc/start")).statusCode).toBe(303);
-      expect((await hit("/api/auth/oidc/start")).statusCode).toBe(303);
-      expect((await hit("/api/auth/oidc/start")).statusCode).toBe(429);
-      expect((await hit("/api/auth/oidc/callback?state=x")).statusCode).toBe(303);
-      expect((await hit("/api/auth/oidc/callback?state=x")).statusCode).toBe(303);
-      expect((await hit("/api/auth/oidc/callback?state=x")).statusCode).toBe(429);
-      expect((await hit("/api/auth/oidc/start", "203.0.113.10")).statusCode).toBe(303);
+      const limited = "/auth/login?sso_error=rate_limited";
+      const location = async (url: string, ip?: string) => {
+        const res = await hit(url, ip);
+        expect(res.statusCode).toBe(303);
+        return res.headers.location;
+      };
+      expect(await location("/api/auth/oidc/start")).not.toBe(limited);
+      expect(await location("/api/auth/oidc/start")).not.toBe(limited);
+      expect(await location("/api/auth/oidc/start")).toBe(limited);
+      expect(await location("/api/auth/oidc/callback?state=x")).toBe(
+        "/auth/login?sso_error=expired",
+      );
+      expect(await location("/api/auth/oidc/callback?state=x")).toBe(
+        "/auth/login?sso_error=expired",
+      );
+      expect(await location("/api/auth/oidc/callback?state=x")).toBe(limited);
+      expect(await location("/api/auth/oidc/start", "203.0.113.10")).not.toBe(limited);
+      // The options the login page reads stay an API answer.
+      expect((await hit("/api/auth/sso")).headers["content-type"]).toMatch(/application\/json/);
     } finally {
       await app.close();
     }

@@ -1,6 +1,14 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  webcrypto,
+  type KeyObject,
+} from "node:crypto";
+import fs from "node:fs";
 import * as client from "openid-client";
 import type { SsoFailure } from "../../../common/sso.js";
-import type { Config, OidcConfig } from "../../config.js";
+import type { Config, OidcConfig, OidcTokenAuthMethod } from "../../config.js";
 import type { SsoIdentity } from "./identity.js";
 
 /**
@@ -42,14 +50,152 @@ async function discover(oidc: OidcConfig): Promise<client.Configuration> {
   // Plain http only to the machine itself (a provider run for development or tests); a school's
   // provider is always reached over https.
   if (isLoopbackHttp(oidc.issuer)) execute.push(client.allowInsecureRequests);
-  return client.discovery(
+  // Discovered first without our credentials: how we authenticate depends on what it advertises.
+  const discovered = await client.discovery(
     new URL(oidc.issuer),
     oidc.clientId,
-    oidc.clientSecret ?? undefined,
-    // A public client (no secret) authenticates with PKCE alone.
-    oidc.clientSecret ? client.ClientSecretPost(oidc.clientSecret) : client.None(),
-    { execute, timeout: REQUEST_TIMEOUT_SECONDS },
+    undefined,
+    client.None(),
+    {
+      execute,
+      timeout: REQUEST_TIMEOUT_SECONDS,
+    },
   );
+  const server = discovered.serverMetadata();
+  const method = tokenAuthMethodFor(oidc, server.token_endpoint_auth_methods_supported);
+  const configuration = new client.Configuration(
+    server,
+    oidc.clientId,
+    oidc.clientSecret ?? undefined,
+    await clientAuthentication(method, oidc),
+  );
+  for (const apply of execute) apply(configuration);
+  configuration.timeout = REQUEST_TIMEOUT_SECONDS;
+  return configuration;
+}
+
+/** Set up wrongly for this provider: said in the log and the audit row, `unreachable` to the person. */
+export class OidcSetupError extends Error {
+  override name = "OidcSetupError";
+}
+
+/**
+ * How we authenticate at the provider's token endpoint. OIDC_TOKEN_AUTH_METHOD when set;
+ * otherwise the first of the methods our credentials allow that the provider advertises
+ * (token_endpoint_auth_methods_supported; a provider that advertises none supports
+ * client_secret_basic, the OpenID Connect default): private_key_jwt with a key file,
+ * client_secret_basic then client_secret_post with a secret, none (PKCE alone) with neither.
+ */
+export function tokenAuthMethodFor(
+  oidc: Pick<OidcConfig, "tokenAuthMethod" | "clientSecret" | "privateKeyFile">,
+  advertised: readonly string[] | undefined,
+): OidcTokenAuthMethod {
+  if (oidc.tokenAuthMethod) return oidc.tokenAuthMethod;
+  const supported = advertised && advertised.length > 0 ? advertised : ["client_secret_basic"];
+  const ours: OidcTokenAuthMethod[] = [
+    ...(oidc.privateKeyFile ? (["private_key_jwt"] as const) : []),
+    ...(oidc.clientSecret ? (["client_secret_basic", "client_secret_post"] as const) : []),
+    ...(!oidc.privateKeyFile && !oidc.clientSecret ? (["none"] as const) : []),
+  ];
+  const method = ours.find((candidate) => supported.includes(candidate));
+  if (method) return method;
+  throw new OidcSetupError(
+    `the provider's token endpoint accepts ${supported.join(", ")}, and our credentials allow ${ours.join(", ")}: set OIDC_CLIENT_SECRET or OIDC_PRIVATE_KEY_FILE to match, or name the method in OIDC_TOKEN_AUTH_METHOD`,
+  );
+}
+
+async function clientAuthentication(
+  method: OidcTokenAuthMethod,
+  oidc: OidcConfig,
+): Promise<client.ClientAuth> {
+  switch (method) {
+    case "client_secret_basic":
+      return client.ClientSecretBasic(oidc.clientSecret ?? undefined);
+    case "client_secret_post":
+      return client.ClientSecretPost(oidc.clientSecret ?? undefined);
+    case "none":
+      // A public client authenticates with PKCE alone.
+      return client.None();
+    case "private_key_jwt": {
+      const key = readOidcPrivateKey(oidc);
+      if (!key) throw new OidcSetupError("private_key_jwt needs OIDC_PRIVATE_KEY_FILE");
+      return client.PrivateKeyJwt({ key: await key.cryptoKey(), kid: key.kid });
+    }
+  }
+}
+
+/** Our key for private_key_jwt: what signs the client assertion, and what the provider checks it with. */
+export interface OidcPrivateKey {
+  /** The `kid` in the assertion's header: OIDC_PRIVATE_KEY_ID, or the key's JWK thumbprint. */
+  kid: string;
+  /** The public half as a JWK (GET /api/auth/oidc/jwks), for the provider's registration. */
+  publicJwk: Record<string, unknown>;
+  cryptoKey(): Promise<CryptoKey>;
+}
+
+/** The WebCrypto algorithm, and the JWS `alg`, for each kind of key we sign assertions with. */
+function signingAlgorithm(key: KeyObject): {
+  params: RsaHashedImportParams | EcKeyImportParams | Algorithm;
+  alg: string;
+} {
+  const type = key.asymmetricKeyType;
+  if (type === "rsa")
+    return { params: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, alg: "RS256" };
+  if (type === "ec") {
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    if (curve === "prime256v1")
+      return { params: { name: "ECDSA", namedCurve: "P-256" }, alg: "ES256" };
+    if (curve === "secp384r1")
+      return { params: { name: "ECDSA", namedCurve: "P-384" }, alg: "ES384" };
+  }
+  if (type === "ed25519") return { params: { name: "Ed25519" }, alg: "EdDSA" };
+  throw new Error(
+    "OIDC_PRIVATE_KEY_FILE must hold an RSA, EC (P-256 or P-384) or Ed25519 private key",
+  );
+}
+
+/**
+ * Reads OIDC_PRIVATE_KEY_FILE (PEM): null when unset. Called when the routes are registered, so a
+ * missing or unusable file stops the server with the variable's name, and again at discovery.
+ */
+export function readOidcPrivateKey(oidc: OidcConfig): OidcPrivateKey | null {
+  if (!oidc.privateKeyFile) return null;
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(fs.readFileSync(oidc.privateKeyFile, "utf8"));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`OIDC_PRIVATE_KEY_FILE cannot be read as a PEM private key: ${reason}`);
+  }
+  const { params, alg } = signingAlgorithm(key);
+  const pub = createPublicKey(key).export({ format: "jwk" });
+  const kid = oidc.privateKeyId ?? jwkThumbprint(pub);
+  return {
+    kid,
+    publicJwk: { ...pub, kid, alg, use: "sig" },
+    cryptoKey: () =>
+      webcrypto.subtle.importKey(
+        "pkcs8",
+        key.export({ format: "der", type: "pkcs8" }),
+        params,
+        false,
+        ["sign"],
+      ),
+  };
+}
+
+/** RFC 7638: the SHA-256 of the key's required members, in order, as base64url. */
+function jwkThumbprint(jwk: JsonWebKey): string {
+  const members: Record<string, readonly string[]> = {
+    RSA: ["e", "kty", "n"],
+    EC: ["crv", "kty", "x", "y"],
+    OKP: ["crv", "kty", "x"],
+  };
+  const required = members[jwk.kty ?? ""] ?? [];
+  const canonical = JSON.stringify(
+    Object.fromEntries(required.map((name) => [name, (jwk as Record<string, unknown>)[name]])),
+  );
+  return createHash("sha256").update(canonical).digest("base64url");
 }
 
 function isLoopbackHttp(issuer: string): boolean {

@@ -4,11 +4,18 @@ import { z } from "zod";
 import { ssoOptionsResponseSchema, type SsoOptions } from "../../../common/sso.js";
 import type { Config } from "../../config.js";
 import { perAddress } from "../../auth/rate-limits.js";
-import { finishSsoSignIn, recordSsoRefusal, refuseSsoSignIn, safeReturnPath } from "./identity.js";
+import {
+  answerSsoNavigationError,
+  finishSsoSignIn,
+  recordSsoRefusal,
+  refuseSsoSignIn,
+  safeReturnPath,
+} from "./identity.js";
 import {
   OidcRefusal,
   finishOidcCodeExchange,
   oidcConfiguration,
+  readOidcPrivateKey,
   refusalFor,
   startOidcSignIn,
 } from "./oidc.js";
@@ -71,11 +78,32 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const oidc = app.config.sso.oidc;
   if (!oidc) return;
+  // Read now, so a missing or unusable key file stops the start with its variable's name.
+  const privateKey = readOidcPrivateKey(oidc);
+
+  if (privateKey) {
+    app.get(
+      "/auth/oidc/jwks",
+      {
+        schema: {
+          tags: ["accounts"],
+          summary:
+            "Our public key for private_key_jwt, for the provider's registration of this application (its jwks_uri)",
+        },
+      },
+      async (_request, reply) =>
+        reply
+          .type("application/jwk-set+json")
+          .header("cache-control", "public, max-age=3600")
+          .send({ keys: [privateKey.publicJwk] }),
+    );
+  }
 
   app.get(
     "/auth/oidc/start",
     {
       config: perAddress(limits.sso),
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["accounts"],
         summary: "Start signing in through OpenID Connect: redirects to the provider",
@@ -112,6 +140,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     "/auth/oidc/callback",
     {
       config: perAddress(limits.sso),
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["accounts"],
         summary: "The provider's answer: signs in and redirects home, or back to the login page",

@@ -3,7 +3,14 @@ import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { perAddress } from "../../auth/rate-limits.js";
-import { finishSsoSignIn, recordSsoRefusal, refuseSsoSignIn, safeReturnPath } from "./identity.js";
+import { SSO_REQUEST_TTL_MS } from "./requests.js";
+import {
+  answerSsoNavigationError,
+  finishSsoSignIn,
+  recordSsoRefusal,
+  refuseSsoSignIn,
+  safeReturnPath,
+} from "./identity.js";
 import {
   idpMetadataSource,
   readSpKeys,
@@ -34,6 +41,16 @@ const startQuerySchema = z.object({
 });
 
 /**
+ * With PUBLIC_URL https, the browser that starts a sign-in carries its request id in this cookie,
+ * and the assertion consumer needs it: an answer posted from another browser (login forgery,
+ * signing a victim in as the attacker) is refused. The IdP's answer arrives by a cross-site POST,
+ * which carries only SameSite=None cookies, and browsers take those over https only, so over
+ * plain http (a trial on one machine) answers are not bound.
+ */
+export const SAML_REQUEST_COOKIE = "ets_saml_request";
+const SAML_COOKIE_PATH = "/api/auth/saml";
+
+/**
  * Single sign-on through SAML 2.0 (issue 10, docs/decisions/010-single-sign-on.md): our SP
  * metadata, the SP-initiated start, and the assertion consumer service. Registered only when
  * SAML_IDP_METADATA is set.
@@ -42,6 +59,7 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
   const saml = app.config.sso.saml;
   if (!saml) return;
   const publicUrl = app.config.publicUrl;
+  const bindToBrowser = app.config.secure;
   const keys = readSpKeys(saml);
   const metadata = idpMetadataSource(saml.idpMetadata, {
     onRefreshFailed: (error) =>
@@ -89,6 +107,7 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
     "/auth/saml/start",
     {
       config: limit,
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["single sign-on"],
         summary: "Start a SAML sign-in: redirects to the identity provider",
@@ -113,6 +132,15 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
         idp,
         safeReturnPath(request.query.returnTo),
       );
+      if (bindToBrowser) {
+        reply.setCookie(SAML_REQUEST_COOKIE, start.requestId, {
+          httpOnly: true,
+          secure: true,
+          sameSite: "none",
+          path: SAML_COOKIE_PATH,
+          maxAge: SSO_REQUEST_TTL_MS / 1000,
+        });
+      }
       if (start.binding === "redirect") return reply.redirect(start.url, 303);
       return sendPostForm(reply, start.url, start.fields);
     },
@@ -123,6 +151,7 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       bodyLimit: SAML_FORM_BODY_LIMIT,
       config: limit,
+      errorHandler: answerSsoNavigationError,
       schema: {
         tags: ["single sign-on"],
         summary:
@@ -138,12 +167,22 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
         await recordSsoRefusal(request, { provider: "saml", failure, reason });
         return refuseSsoSignIn(reply, failure);
       };
+      const browserRequestId = request.cookies[SAML_REQUEST_COOKIE] ?? null;
+      if (bindToBrowser) reply.clearCookie(SAML_REQUEST_COOKIE, { path: SAML_COOKIE_PATH });
       const samlResponse = request.body.SAMLResponse?.trim();
       if (!samlResponse) return refuse("invalid_response", "no SAMLResponse in the form");
       const idp = await identityProvider();
       if (!idp) return refuse("unreachable", "IdP metadata unreadable");
 
-      const outcome = await verifySamlResponse(app.db, saml, publicUrl, keys, idp, samlResponse);
+      const outcome = await verifySamlResponse(
+        app.db,
+        saml,
+        publicUrl,
+        keys,
+        idp,
+        samlResponse,
+        bindToBrowser ? { browserRequestId } : {},
+      );
       if (!outcome.ok) {
         request.log.info(
           { failure: outcome.failure, reason: outcome.reason },

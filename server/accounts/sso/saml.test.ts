@@ -325,6 +325,21 @@ describe("refusing answers", () => {
     await expectAuditedReason(/wrong Destination/);
   });
 
+  it("refuses a signed response without a Destination", async () => {
+    idp.behaviour.signing = "both";
+    idp.behaviour.omitDestination = true;
+    expectRefused(await signInThroughIdp(await student()), "invalid_response");
+    await expectAuditedReason(/signed Response without Destination/);
+  });
+
+  it("accepts a response without a Destination when only its assertion is signed", async () => {
+    idp.behaviour.signing = "assertion";
+    idp.behaviour.omitDestination = true;
+    const res = await signInThroughIdp(await student());
+    expect(res.statusCode).toBe(303);
+    expect(sessionCookieOf(res)).not.toBeNull();
+  });
+
   it("refuses an answer to a request we never made (unknown InResponseTo)", async () => {
     idp.behaviour.inResponseTo = "_0123456789abcdef0123456789abcdef01234567";
     expectRefused(await signInThroughIdp(await student()), "expired");
@@ -491,8 +506,110 @@ describe("identity provider metadata", () => {
   });
 });
 
+describe("binding the answer to the browser that started it (PUBLIC_URL https)", () => {
+  let secureIdp: TestSamlIdp;
+  let secure: TestApp;
+
+  beforeAll(async () => {
+    secureIdp = await startSamlIdp();
+    secure = await createTestApp({
+      SAML_IDP_METADATA: secureIdp.metadataUrl,
+      ...SAML_ENV,
+      PUBLIC_URL: "https://ets.school.test",
+    });
+    const metadata = await secure.app.inject({ method: "GET", url: "/api/auth/saml/metadata" });
+    secureIdp.trustServiceProvider(metadata.body);
+  });
+  afterAll(async () => {
+    await secure?.close();
+    await secureIdp?.stop();
+  });
+
+  /** A sign-in started in one browser: the IdP's URL and the cookie that browser now holds. */
+  async function startIn(): Promise<{ idpUrl: string; cookie: string }> {
+    const res = await secure.app.inject({ method: "GET", url: "/api/auth/saml/start" });
+    expect(res.statusCode).toBe(303);
+    const set = String(res.headers["set-cookie"]);
+    expect(set).toMatch(/^ets_saml_request=_[0-9a-f]{40};/);
+    expect(set).toMatch(/; HttpOnly/i);
+    expect(set).toMatch(/; Secure/i);
+    expect(set).toMatch(/; SameSite=None/i);
+    expect(set).toMatch(/; Path=\/api\/auth\/saml/);
+    const cookie = res.cookies.find((c) => c.name === "ets_saml_request")!;
+    return { idpUrl: String(res.headers.location), cookie: `ets_saml_request=${cookie.value}` };
+  }
+
+  function postFrom(posted: PostedResponse, cookie: string | null) {
+    return secure.app.inject({
+      method: "POST",
+      url: "/api/auth/saml/acs",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: secureIdp.url,
+        ...(cookie ? { cookie } : {}),
+      },
+      payload: new URLSearchParams({ SAMLResponse: posted.SAMLResponse }).toString(),
+    });
+  }
+
+  async function lastReason(): Promise<string> {
+    const row = await secure.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("event", "=", "sso.refused")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    return String(JSON.parse(row.details ?? "{}").reason);
+  }
+
+  async function someone(): Promise<SamlTestUser> {
+    counter += 1;
+    const indexNumber = `1088${String(counter).padStart(4, "0")}`;
+    const email = `student${counter}@st.school.test`;
+    await addSubmission(secure.db, indexNumber, { studentEmail: email });
+    return { nameId: `persistent-secure-${counter}`, email, indexNumber };
+  }
+
+  it("signs in the browser that started the sign-in, and clears its cookie", async () => {
+    const started = await startIn();
+    const posted = await secureIdp.signIn(started.idpUrl, await someone());
+    const res = await postFrom(posted, started.cookie);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe("/dashboard/status");
+    expect(sessionCookieOf(res)).not.toBeNull();
+    expect(res.cookies.find((c) => c.name === "ets_saml_request")?.value).toBe("");
+  });
+
+  it("refuses an answer posted from a browser that did not start it (login forgery)", async () => {
+    // The attacker signs in at the IdP as themselves and has the victim's browser post the answer.
+    const attacker = await startIn();
+    const posted = await secureIdp.signIn(attacker.idpUrl, await someone());
+    const res = await postFrom(posted, null);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe("/auth/login?sso_error=expired");
+    expect(sessionCookieOf(res)).toBeNull();
+    expect(await lastReason()).toBe("sign-in not started in this browser");
+  });
+
+  it("refuses an answer to another sign-in than the one this browser started", async () => {
+    const victim = await startIn();
+    const attacker = await startIn();
+    const posted = await secureIdp.signIn(attacker.idpUrl, await someone());
+    const res = await postFrom(posted, victim.cookie);
+    expect(res.headers.location).toBe("/auth/login?sso_error=expired");
+    expect(sessionCookieOf(res)).toBeNull();
+    expect(await lastReason()).toBe("sign-in not started in this browser");
+  });
+
+  it("sets no cookie over plain http, where a SameSite=None cookie cannot be kept", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/auth/saml/start" });
+    expect(res.statusCode).toBe(303);
+    expect(res.cookies.find((c) => c.name === "ets_saml_request")).toBeUndefined();
+  });
+});
+
 describe("request limits", () => {
-  it("limits sign-in starts per client address (RATE_LIMIT_SSO)", async () => {
+  it("limits sign-in starts and answers per client address (RATE_LIMIT_SSO), back on the login page with a plain message", async () => {
     const limited = await createTestApp({
       SAML_IDP_METADATA: idp.metadataUrl,
       ...SAML_ENV,
@@ -502,7 +619,18 @@ describe("request limits", () => {
       await start(limited.app);
       await start(limited.app);
       const third = await limited.app.inject({ method: "GET", url: "/api/auth/saml/start" });
-      expect(third.statusCode).toBe(429);
+      expect(third.statusCode).toBe(303);
+      expect(third.headers.location).toBe("/auth/login?sso_error=rate_limited");
+      const acsPost = () =>
+        limited.app.inject({
+          method: "POST",
+          url: "/api/auth/saml/acs",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: idp.url },
+          payload: "SAMLResponse=",
+        });
+      expect((await acsPost()).headers.location).toBe("/auth/login?sso_error=invalid_response");
+      expect((await acsPost()).headers.location).toBe("/auth/login?sso_error=invalid_response");
+      expect((await acsPost()).headers.location).toBe("/auth/login?sso_error=rate_limited");
     } finally {
       await limited.close();
     }

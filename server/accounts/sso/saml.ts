@@ -138,7 +138,8 @@ function toPem(base64: string): string | null {
 }
 
 /**
- * The IdP's metadata from SAML_IDP_METADATA (a file or an http(s) URL), read on first use and again
+ * The IdP's metadata from SAML_IDP_METADATA (a file or an https URL; http for loopback only, checked
+ * at start in config.ts), read on first use and again
  * after IDP_METADATA_TTL_MS. A failed refresh keeps the last good copy (the IdP's metadata host
  * being down for a moment should not stop sign-ins) and is tried again at the next use; with no
  * good copy yet, the failure is the caller's `unreachable`.
@@ -292,9 +293,10 @@ function samlClient(
 }
 
 /** Where to send the person: a URL (HTTP-Redirect) or a form to post (HTTP-POST). */
-export type SamlStart =
+export type SamlStart = { requestId: string } & (
   | { binding: "redirect"; url: string }
-  | { binding: "post"; url: string; fields: Record<string, string> };
+  | { binding: "post"; url: string; fields: Record<string, string> }
+);
 
 /** Starts an SP-initiated sign-in: saves the AuthnRequest's ID, then builds the request. */
 export async function startSamlSignIn(
@@ -316,14 +318,18 @@ export async function startSamlSignIn(
   });
   const saml = samlClient(config, publicUrl, keys, idp, requestId);
   if (idp.ssoBinding === "redirect") {
-    return { binding: "redirect", url: await saml.getAuthorizeUrlAsync("", undefined, {}) };
+    return {
+      requestId,
+      binding: "redirect",
+      url: await saml.getAuthorizeUrlAsync("", undefined, {}),
+    };
   }
   const message = await saml.getAuthorizeMessageAsync("", undefined, {});
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(message)) {
     if (typeof value === "string") fields[key] = value;
   }
-  return { binding: "post", url: idp.ssoUrl, fields };
+  return { requestId, binding: "post", url: idp.ssoUrl, fields };
 }
 
 export type SamlOutcome =
@@ -343,8 +349,16 @@ export async function verifySamlResponse(
   keys: SpKeys | null,
   idp: IdpDescription,
   samlResponse: string,
-  now: Date = new Date(),
+  options: {
+    /**
+     * The request id the browser posting the answer carries in its cookie (saml-routes.ts), when
+     * answers are bound to the browser that started them (PUBLIC_URL https); undefined when not.
+     */
+    browserRequestId?: string | null;
+    now?: Date;
+  } = {},
 ): Promise<SamlOutcome> {
+  const now = options.now ?? new Date();
   const saml = samlClient(config, publicUrl, keys, idp);
   let profile: Profile | null;
   try {
@@ -360,8 +374,11 @@ export async function verifySamlResponse(
   if (profile.issuer !== idp.entityId) return invalid("the assertion's issuer is not the IdP");
 
   const ours = acsUrl(publicUrl);
-  const destination = responseDestination(profile);
+  const { destination, signed } = responseEnvelope(profile);
   if (destination !== null && destination !== ours) return invalid("wrong Destination");
+  // SAML bindings 3.5.5.2: a signed message sent by HTTP-POST must say where it is going, so a
+  // signed Response made for another service provider cannot be replayed to us.
+  if (signed && destination === null) return invalid("signed Response without Destination");
   // The Web SSO profile's bearer confirmation: for us, for this request, and not for ever.
   const confirmation = assertion.confirmations.find(
     (c) => c.method === BEARER && c.recipient === ours,
@@ -370,6 +387,14 @@ export async function verifySamlResponse(
   if (!confirmation.inResponseTo) return invalid("unsolicited response (no InResponseTo)");
   if (profile.inResponseTo && profile.inResponseTo !== confirmation.inResponseTo) {
     return invalid("the Response's InResponseTo differs from the assertion's");
+  }
+  // Login forgery: an answer the attacker obtained for their own account, posted from the
+  // victim's browser, names a request this browser never started.
+  if (
+    options.browserRequestId !== undefined &&
+    options.browserRequestId !== confirmation.inResponseTo
+  ) {
+    return { ok: false, failure: "expired", reason: "sign-in not started in this browser" };
   }
   const notOnOrAfter = Date.parse(confirmation.notOnOrAfter ?? "");
   if (Number.isNaN(notOnOrAfter)) return invalid("the bearer confirmation has no NotOnOrAfter");
@@ -468,14 +493,25 @@ function children(node: XmlNode | undefined, name: string): XmlNode[] {
   return Array.isArray(value) ? (value as XmlNode[]) : [];
 }
 
-/** The Response's Destination (outside the assertion's signature when only that is signed). */
-function responseDestination(profile: Profile): string | null {
+/**
+ * The Response's Destination (outside the assertion's signature when only that is signed), and
+ * whether the Response itself is signed (a Signature among its own children; node-saml has
+ * checked any signature there against the IdP's certificates already).
+ */
+function responseEnvelope(profile: Profile): { destination: string | null; signed: boolean } {
   const xml = profile.getSamlResponseXml?.();
-  if (!xml) return null;
+  if (!xml) return { destination: null, signed: false };
   const root = new (xmldom().DOMParser)({
     errorHandler: { warning: () => undefined },
   }).parseFromString(xml, "text/xml").documentElement;
-  return root?.getAttribute("Destination") || null;
+  if (!root) return { destination: null, signed: false };
+  const signed = Array.from(root.childNodes).some(
+    (node) =>
+      node.nodeType === node.ELEMENT_NODE &&
+      (node as Element).namespaceURI === DSIG_NS &&
+      (node as Element).localName === "Signature",
+  );
+  return { destination: root.getAttribute("Destination") || null, signed };
 }
 
 function firstValue(value: unknown): string | undefined {
