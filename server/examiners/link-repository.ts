@@ -1,5 +1,4 @@
 import type { ExaminationState, ExaminerKind, Recommendation } from "../../common/examiners.js";
-import { nowIso } from "../db/database.js";
 import type { Executor } from "../submissions/repository.js";
 
 /**
@@ -51,24 +50,6 @@ export async function findLinkByTokenHash(
     linkExpiresAt: row.link_expires_at,
     linkRevokedAt: row.link_revoked_at,
   };
-}
-
-/**
- * What a counter of the shared request limits holds in its current window, without counting one
- * more (countRequest counts): null when there is none or its window has passed.
- */
-export async function peekRequestCount(
-  db: Executor,
-  key: string,
-  now: Date,
-): Promise<{ count: number; resetsAt: string } | null> {
-  const row = await db
-    .selectFrom("rate_limit_counters")
-    .select(["count", "resets_at"])
-    .where("key", "=", key)
-    .executeTakeFirst();
-  if (!row || row.resets_at <= nowIso(now)) return null;
-  return { count: Number(row.count), resetsAt: row.resets_at };
 }
 
 // ---------------------------------------------------------------------------------------------
