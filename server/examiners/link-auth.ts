@@ -68,7 +68,7 @@ export const LINK_REFUSAL_MESSAGES: Record<LinkRefusal, string> = {
   invalid: `This examination link is not valid. Open the link exactly as it appears in your invitation mail; if it still does not work, ask ${SCHOOL} for a new one.`,
   expired: `This examination link has expired. If you still need to download the thesis or upload your report, ask ${SCHOOL} for a new link.`,
   revoked: `This examination link has been withdrawn by ${SCHOOL}. If you think this is a mistake, please contact the school.`,
-  replaced: `This examination has been passed to another examiner, so this link no longer works. If you have questions, please contact ${SCHOOL}.`,
+  replaced: `This examination was withdrawn from you: ${SCHOOL} passed it to another examiner, so this link no longer opens it and there is nothing more for you to do. If you have questions, please contact the school.`,
 };
 
 export const LINK_REFUSAL_STATUS: Record<LinkRefusal, 401 | 410> = {
