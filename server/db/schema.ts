@@ -133,6 +133,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** 1 when the text holds a sign-in code or an examiner's link: scrubbed once delivered (013). */
+  carries_secret: ColumnType<Bool, Bool | undefined, Bool>;
 }
 
 export interface AuditLogTable {

@@ -65,6 +65,7 @@ export function examinerInvitationMail(input: ExaminerMailInput): OutgoingMail {
       name: "examiner_invitation",
       params: { role: input.role, dueOn: input.dueOn },
     },
+    secret: true,
   };
 }
 
@@ -117,5 +118,6 @@ export function correctionsReadyMail(input: ExaminerMailInput): OutgoingMail {
       SIGNATURE,
     ].join("\n"),
     template: { name: "examiner_corrections_ready", params: { role: input.role } },
+    secret: true,
   };
 }

@@ -11,6 +11,7 @@ import * as m009 from "./009_dashboard_at_scale.js";
 import * as m010 from "./010_search_postings.js";
 import * as m011 from "./011_overdue_examinations.js";
 import * as m012 from "./012_overdue_report_totals.js";
+import * as m013 from "./013_mail_secrets.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "010_search_postings": m010,
   "011_overdue_examinations": m011,
   "012_overdue_report_totals": m012,
+  "013_mail_secrets": m013,
 };
 
 export const migrationProvider: MigrationProvider = {
