@@ -181,9 +181,9 @@ describe("a link that does not open the page", () => {
   it("answers 410 expired for a link past its expiry, naming nothing of the submission", async () => {
     const s = await sentSubmission();
     await t.db
-      .updateTable("examinations")
-      .set({ link_expires_at: nowIso(new Date(Date.now() - 1000)) })
-      .where("id", "=", s.examinationIds.external)
+      .updateTable("examiner_links")
+      .set({ expires_at: nowIso(new Date(Date.now() - 1000)) })
+      .where("examination_id", "=", s.examinationIds.external)
       .execute();
     const res = await call("GET", "/api/examiner/assignment", { token: s.tokens.external });
     expectRefused(res, 410, "expired");

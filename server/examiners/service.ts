@@ -1,10 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import {
   CORRECTION_OUTCOMES,
   EXAMINER_KIND_LABELS,
   RECOMMENDATION_LABELS,
-  examinerLinkUrl,
   type AdminExaminationResponse,
   type ExaminationChanges,
   type ExaminerChanges,
@@ -23,17 +21,16 @@ import { EXAMINERS } from "../../common/workflow.js";
 import { recordAudit, type AuditEntry } from "../accounts/audit.js";
 import { canReadSubmission } from "../auth/policy.js";
 import type { SessionUser } from "../auth/session.js";
-import { hashToken } from "../auth/tokens.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
 import { lockSubmission } from "../documents/repository.js";
 import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
-import { enqueueMail } from "../mail/outbox.js";
 import { notifyOutcome } from "../messages/service.js";
 import { findSubmissionByIndexNumber, type Executor } from "../submissions/repository.js";
-import { correctionsReadyMail, examinerInvitationMail } from "./mail.js";
+import { issueLink, type IssuedLink } from "./links.js";
+import { correctionsReadyMail, examinerInvitationMail, type ExaminerMailInput } from "./mail.js";
 import { approveCorrections, readCorrections } from "./outcome.js";
 import {
   presentExamination,
@@ -56,8 +53,7 @@ import {
   listReminders,
   listReplacedExaminations,
   markExaminationReplaced,
-  revokeExaminationLink,
-  setExaminationLink,
+  revokeExaminationLinks,
   updateExaminationDueOn,
   updateExaminer,
   type CurrentThesis,
@@ -306,7 +302,7 @@ async function lockedSubmission(trx: Executor, indexNumber: string): Promise<Sub
 
 /**
  * Nominates an examiner for a role, or replaces the current one: the replaced examination ends
- * ("replaced") and its link stops working at once. When both roles are filled and the record is
+ * ("replaced") and its links stop working at once. When both roles are filled and the record is
  * "Sent to Department", it moves on to "Nominations Ready" (only from there: an earlier stage
  * means the department has not had the thesis yet, a later one has already moved past).
  */
@@ -405,17 +401,6 @@ export async function nominateExaminer(
 // ---------------------------------------------------------------------------------------------
 // Links
 
-/** A new link's token (256 bits) and what is stored of it. */
-function newLinkToken(): { token: string; tokenHash: string } {
-  const token = randomBytes(32).toString("base64url");
-  return { token, tokenHash: hashToken(token) };
-}
-
-/** When a link made at `now` stops working. */
-function linkExpiresAt(config: ExaminerContext["config"], now: Date): string {
-  return nowIso(new Date(now.getTime() + config.examiners.linkDays * DAY_MS));
-}
-
 /** YYYY-MM-DD, `days` after `now` (UTC). */
 function dayAfter(now: Date, days: number): string {
   return new Date(now.getTime() + days * DAY_MS).toISOString().slice(0, 10);
@@ -425,16 +410,17 @@ function mailInput(
   config: ExaminerContext["config"],
   submission: Pick<Submission, "thesisTitle" | "programme">,
   examination: StoredExamination,
-  link: { token: string; dueOn: string; expiresAt: string },
-) {
+  link: IssuedLink,
+  dueOn: string,
+): ExaminerMailInput {
   return {
     to: examination.examiner.email,
     examinerName: examination.examiner.name,
     role: examination.role,
     thesisTitle: submission.thesisTitle,
     programme: submission.programme,
-    link: examinerLinkUrl(config.publicUrl, link.token),
-    dueOn: link.dueOn,
+    link: link.url,
+    dueOn,
     linkExpiresAt: link.expiresAt,
     schoolContact: config.contactEmail,
   };
@@ -447,8 +433,8 @@ export interface SentLinks {
 }
 
 /**
- * "Send to examiners": each examination sent gets a new link (the previous one, if any, stops
- * working), a due date (kept when it had one), the invitation mail in the outbox, and the record
+ * "Send to examiners": each examination sent gets a new link (its earlier ones keep working until
+ * they expire or are revoked), a due date (kept when it had one), the invitation mail in the outbox, and the record
  * moves to "Sent to Examiners" with that examiner "Awaiting" (never moved back from "Received"
  * or "Report Submitted"). Without `roles`: every examination only nominated so far.
  */
@@ -475,23 +461,18 @@ export async function sendToExaminers(
 
     const tokens: SentLinks["tokens"] = {};
     const move: RecordMove = { sgsStage: "sent_to_examiners" };
-    const expiresAt = linkExpiresAt(ctx.config, now);
     for (const examination of targets) {
-      const { token, tokenHash } = newLinkToken();
       const dueOn = examination.dueOn ?? dayAfter(now, ctx.config.examiners.reportDueDays);
       const resend = examination.state !== "nominated";
-      await setExaminationLink(trx, examination.id, {
-        tokenHash,
-        createdAt: at,
-        expiresAt,
-        sent: { dueOn, state: resend ? examination.state : "sent" },
-      });
-      await enqueueMail(
+      const link = await issueLink(
         trx,
-        examinerInvitationMail(
-          mailInput(ctx.config, submission, examination, { token, dueOn, expiresAt }),
-        ),
+        ctx.config,
+        examination.id,
+        "invitation",
+        (issued) =>
+          examinerInvitationMail(mailInput(ctx.config, submission, examination, issued, dueOn)),
         now,
+        { dueOn, state: resend ? examination.state : "sent" },
       );
       if (submission[examinerField(examination.role)] === null) {
         move[examinerField(examination.role)] = "awaiting";
@@ -511,12 +492,12 @@ export async function sendToExaminers(
             examinationId: examination.id,
             resend,
             dueOn,
-            expiresAt,
+            expiresAt: link.expiresAt,
           },
         },
         now,
       );
-      tokens[examination.role] = token;
+      tokens[examination.role] = link.token;
     }
     await moveRecord(trx, ctx.config, submission.id, move, admin.id, at);
     return { view: await buildView(trx, submission), tokens };
@@ -525,9 +506,10 @@ export async function sendToExaminers(
 
 /**
  * After the student uploads the corrected thesis: the internal examiner is mailed a fresh link
- * (the token is stored only hashed, so the old one cannot be mailed again). It replaces the old
- * link and works `linkDays` from now, so a link that expired while the student corrected works
- * again; a link an administrator revoked is respected (no mail: the school confirms instead).
+ * (the tokens are stored only hashed, so an old one cannot be mailed again). It works `linkDays`
+ * from now beside the earlier links, so an examiner whose links expired while the student
+ * corrected can open the page again; links an administrator revoked are respected (no mail: the
+ * school confirms instead).
  * Call it in the upload's transaction. Returns the token mailed, or null when none was.
  */
 export async function mailCorrectionsReady(
@@ -541,18 +523,15 @@ export async function mailCorrectionsReady(
     (e) => e.role === "internal",
   );
   if (!internal?.hasLink || internal.linkRevokedAt !== null) return null;
-  const { token, tokenHash } = newLinkToken();
-  const expiresAt = linkExpiresAt(config, now);
-  await setExaminationLink(trx, internal.id, { tokenHash, createdAt: at, expiresAt });
-  await enqueueMail(
+  const link = await issueLink(
     trx,
-    correctionsReadyMail(
-      mailInput(config, submission, internal, {
-        token,
-        dueOn: internal.dueOn ?? at.slice(0, 10),
-        expiresAt,
-      }),
-    ),
+    config,
+    internal.id,
+    "corrections",
+    (issued) =>
+      correctionsReadyMail(
+        mailInput(config, submission, internal, issued, internal.dueOn ?? at.slice(0, 10)),
+      ),
     now,
   );
   await recordAudit(
@@ -566,12 +545,12 @@ export async function mailCorrectionsReady(
         role: "internal",
         examinationId: internal.id,
         reason: "corrections",
-        expiresAt,
+        expiresAt: link.expiresAt,
       },
     },
     now,
   );
-  return token;
+  return link.token;
 }
 
 /**
@@ -640,7 +619,10 @@ async function viewOf(trx: Executor, submissionId: number): Promise<AdminExamina
   return buildView(trx, { id: row.id, indexNumber: row.index_number });
 }
 
-/** Stops an examination's link at once; sending to that examiner again gives a new one. */
+/**
+ * Revokes every link of an examination at once (the invitation's, the reminders', the
+ * corrections'); sending to that examiner again gives a new one.
+ */
 export async function revokeLink(
   ctx: ExaminerContext,
   admin: Admin,
@@ -658,7 +640,7 @@ export async function revokeLink(
     if (examination.linkRevokedAt !== null) {
       throw conflict(`This link was already revoked on ${examination.linkRevokedAt.slice(0, 10)}.`);
     }
-    await revokeExaminationLink(trx, examination.id, at);
+    await revokeExaminationLinks(trx, examination.id, at);
     await recordExaminationChange(
       trx,
       admin,

@@ -12,6 +12,7 @@ import * as m010 from "./010_search_postings.js";
 import * as m011 from "./011_overdue_examinations.js";
 import * as m012 from "./012_overdue_report_totals.js";
 import * as m013 from "./013_mail_secrets.js";
+import * as m014 from "./014_examiner_links.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "011_overdue_examinations": m011,
   "012_overdue_report_totals": m012,
   "013_mail_secrets": m013,
+  "014_examiner_links": m014,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -320,7 +320,7 @@ describe("the examination in the details panel", () => {
     ).toBeInTheDocument();
     expect(within(reminders).getByText(/sent by hand/)).toBeInTheDocument();
     expect(
-      within(internal).getByRole("button", { name: "Revoke link of the internal examiner" }),
+      within(internal).getByRole("button", { name: "Revoke the links of the internal examiner" }),
     ).toBeInTheDocument();
     expect(
       within(internal).getByRole("button", { name: "Send a reminder to the internal examiner" }),
@@ -420,7 +420,7 @@ describe("the examination in the details panel", () => {
       }),
     );
     let dialog = screen.getByRole("alertdialog", { name: "Send the link again to Kofi Boateng?" });
-    expect(dialog).toHaveTextContent("The link they had stops working at once.");
+    expect(dialog).toHaveTextContent(/The links they had keep\s+working until they expire/);
     await user.click(within(dialog).getByRole("button", { name: "Send a new link" }));
     expect(await screen.findByText(/A new link has been sent to Kofi Boateng/)).toBeInTheDocument();
     expect(api.callsTo("POST", `${base}/examination/send`).map((c) => c.body)).toEqual([
@@ -428,11 +428,12 @@ describe("the examination in the details panel", () => {
     ]);
 
     await user.click(
-      within(internal).getByRole("button", { name: "Revoke link of the internal examiner" }),
+      within(internal).getByRole("button", { name: "Revoke the links of the internal examiner" }),
     );
-    dialog = screen.getByRole("alertdialog", { name: "Revoke Kofi Boateng’s link?" });
-    await user.click(within(dialog).getByRole("button", { name: "Revoke link" }));
-    expect(await screen.findByText(/Kofi Boateng’s link no longer works/)).toBeInTheDocument();
+    dialog = screen.getByRole("alertdialog", { name: "Revoke Kofi Boateng’s links?" });
+    expect(dialog).toHaveTextContent(/the invitation’s and the\s+reminders’/);
+    await user.click(within(dialog).getByRole("button", { name: "Revoke links" }));
+    expect(await screen.findByText(/Kofi Boateng’s links no longer work/)).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/admin/examinations/501/revoke")).toHaveLength(1);
 
     const due = within(internal).getByLabelText(/^Due date/);

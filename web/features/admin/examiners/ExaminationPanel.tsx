@@ -108,7 +108,7 @@ export function ExaminationPanel({
           done(
             roles?.length === 1 ? roles[0]! : null,
             roles
-              ? `A new link has been sent to ${names}. The old link no longer works.`
+              ? `A new link has been sent to ${names}. The links they had keep working until they expire.`
               : `The link has been sent to ${names}. Their due dates are set.`,
           ),
         onError: failed("Nothing was sent."),
@@ -122,7 +122,7 @@ export function ExaminationPanel({
       onSuccess: () =>
         done(
           current.role,
-          `${current.examiner.name}’s link no longer works. Send the link again to give them a new one.`,
+          `${current.examiner.name}’s links no longer work. Send the link again to give them a new one.`,
         ),
       onError: failed("The link was not revoked."),
     });
@@ -378,24 +378,25 @@ function QuestionDialog({
           onCancel={onCancel}
         >
           <p>
-            A new link goes to {question.examination.examiner.email} now. The link they had stops
-            working at once.
+            A new link goes to {question.examination.examiner.email} now. The links they had keep
+            working until they expire; revoke them to stop them.
           </p>
         </ConfirmDialog>
       );
     case "revoke":
       return (
         <ConfirmDialog
-          title={`Revoke ${question.examination.examiner.name}’s link?`}
-          confirmLabel="Revoke link"
+          title={`Revoke ${question.examination.examiner.name}’s links?`}
+          confirmLabel="Revoke links"
           tone="danger"
           busy={busy}
           onConfirm={onConfirm}
           onCancel={onCancel}
         >
           <p>
-            {question.examination.examiner.name}’s link will stop working at once; opening it shows
-            the school’s contact instead. Send the link again to give them a new one.
+            Every link mailed to {question.examination.examiner.name} (the invitation’s and the
+            reminders’) will stop working at once; opening one shows the school’s contact instead.
+            Send the link again to give them a new one.
           </p>
         </ConfirmDialog>
       );
