@@ -230,6 +230,71 @@ describe("POST /api/admin/submissions/:indexNumber/examination/send", () => {
     expect(await mailTo(ready.external.email)).toHaveLength(1);
   });
 
+  it("asks for the skip's confirmation when earlier stages are not done, naming them, and writes nothing until then", async () => {
+    // Seen in use: stage "Not started", thesis not reviewed, most documents missing.
+    const ready = await readyToSend(t, { admin, overrides: { sgsStage: null } });
+    const refused = await send(ready.submission.indexNumber);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      success: false,
+      code: "confirmation_required",
+      message:
+        "Sending moves this record from Not started to Sent to Examiners, skipping Awaiting Review, Sent to Department and Nominations Ready: the student will see them as completed. Confirm to send.",
+      moves: [
+        {
+          submissionId: ready.submission.id,
+          field: "sgsStage",
+          from: null,
+          to: "sent_to_examiners",
+          kind: "skip",
+        },
+      ],
+    });
+    expect((await record(ready.submission.id)).sgs_stage).toBeNull();
+    expect(await mailTo(ready.internal.email)).toEqual([]);
+    const current = await view(ready.submission.indexNumber);
+    expect([current.internal?.state, current.external?.state]).toEqual(["nominated", "nominated"]);
+    // "false" is not a confirmation either.
+    expect(
+      (await send(ready.submission.indexNumber, { confirmOutOfOrder: false })).statusCode,
+    ).toBe(409);
+
+    const confirmed = await send(ready.submission.indexNumber, { confirmOutOfOrder: true });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await record(ready.submission.id)).sgs_stage).toBe("sent_to_examiners");
+    expect(await mailTo(ready.internal.email)).toHaveLength(1);
+    const [stageEvent] = await t.db
+      .selectFrom("submission_events")
+      .select(["from_value", "to_value", "kind", "confirmed_out_of_order", "actor_user_id"])
+      .where("submission_id", "=", ready.submission.id)
+      .where("field", "=", "sgsStage")
+      .execute();
+    expect(stageEvent).toEqual({
+      from_value: null,
+      to_value: "sent_to_examiners",
+      kind: "skip",
+      confirmed_out_of_order: 1,
+      actor_user_id: admin.id,
+    });
+  });
+
+  it("names the one stage skipped from Sent to Department, and needs no confirmation from Nominations Ready", async () => {
+    const early = await readyToSend(t, { admin });
+    await t.db
+      .updateTable("submissions")
+      .set({ sgs_stage: "sent_to_department" })
+      .where("id", "=", early.submission.id)
+      .execute();
+    const refused = await send(early.submission.indexNumber);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toContain(
+      "from Sent to Department to Sent to Examiners, skipping Nominations Ready: the student will see it as completed.",
+    );
+    const ready = await readyToSend(t, { admin });
+    expect((await record(ready.submission.id)).sgs_stage).toBe("nominations_ready");
+    expect((await send(ready.submission.indexNumber)).statusCode).toBe(200);
+  });
+
   it("writes nothing when the send fails halfway (one transaction)", async () => {
     const ready = await readyToSend(t, { admin });
     // The second examiner's invitation fails with a real database error.

@@ -17,7 +17,12 @@ import {
   type StudentExamination,
 } from "../../common/examiners.js";
 import type { Submission } from "../../common/submission.js";
-import { EXAMINERS } from "../../common/workflow.js";
+import {
+  EXAMINERS,
+  SGS_STAGE_LABELS,
+  skippedSgsStages,
+  type SgsStage,
+} from "../../common/workflow.js";
 import { recordAudit, type AuditEntry } from "../accounts/audit.js";
 import { canReadSubmission } from "../auth/policy.js";
 import type { SessionUser } from "../auth/session.js";
@@ -28,6 +33,7 @@ import { lockSubmission } from "../documents/repository.js";
 import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
 import { notifyOutcome } from "../messages/service.js";
+import { confirmationRequired } from "../submissions/problems.js";
 import { findSubmissionByIndexNumber, type Executor } from "../submissions/repository.js";
 import { issueLink, type IssuedLink } from "./links.js";
 import { correctionsReadyMail, examinerInvitationMail, type ExaminerMailInput } from "./mail.js";
@@ -458,6 +464,9 @@ export async function sendToExaminers(
     const targets = roles
       ? current.filter((e) => roles.includes(e.role))
       : current.filter((e) => e.state === "nominated");
+    const skipped = skippedSgsStages(submission.sgsStage, "sent_to_examiners");
+    const confirmed = input.confirmOutOfOrder === true && skipped.length > 0;
+    if (skipped.length > 0 && !confirmed) throw sendSkipsStages(submission, skipped);
 
     const tokens: SentLinks["tokens"] = {};
     const move: RecordMove = { sgsStage: "sent_to_examiners" };
@@ -499,9 +508,33 @@ export async function sendToExaminers(
       );
       tokens[examination.role] = link.token;
     }
-    await moveRecord(trx, ctx.config, submission.id, move, admin.id, at);
+    await moveRecord(trx, ctx.config, submission.id, move, admin.id, at, confirmed);
     return { view: await buildView(trx, submission), tokens };
   });
+}
+
+/**
+ * Sending moves the record to "Sent to Examiners"; from an earlier stage than "Nominations
+ * Ready" that skips stages, which the student's status then shows completed. As a manual skip
+ * does, it needs the administrator's confirmation (confirmOutOfOrder), and the 409 names them.
+ */
+function sendSkipsStages(submission: Submission, skipped: SgsStage[]) {
+  const from = submission.sgsStage ? SGS_STAGE_LABELS[submission.sgsStage] : "Not started";
+  const names = skipped.map((stage) => SGS_STAGE_LABELS[stage]);
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return confirmationRequired(
+    [
+      {
+        submissionId: submission.id,
+        field: "sgsStage",
+        from: submission.sgsStage,
+        to: "sent_to_examiners",
+        kind: "skip",
+      },
+    ],
+    `Sending moves this record from ${from} to ${SGS_STAGE_LABELS.sent_to_examiners}, skipping ${list}: the student will see ${names.length === 1 ? "it" : "them"} as completed. Confirm to send.`,
+  );
 }
 
 /**

@@ -452,6 +452,68 @@ describe("the examination in the details panel", () => {
     expect(api.callsTo("GET", `${base}/examination`).length).toBeGreaterThanOrEqual(4);
   });
 
+  it("asks again, naming the stages it skips, when sending would skip earlier stages", async () => {
+    const user = userEvent.setup();
+    const nominated = makeExaminationView({
+      internal: makeExamination("internal"),
+      external: makeExamination("external"),
+      canSend: true,
+      sendBlockedReason: null,
+    });
+    const message =
+      "Sending moves this record from Not started to Sent to Examiners, skipping Awaiting Review, Sent to Department and Nominations Ready: the student will see them as completed. Confirm to send.";
+    const { api } = setup(nominated, [
+      {
+        method: "POST",
+        path: `${base}/examination/send`,
+        answer: (call) =>
+          (call.body as { confirmOutOfOrder?: boolean }).confirmOutOfOrder
+            ? { body: { data: nominated } }
+            : {
+                status: 409,
+                body: {
+                  success: false,
+                  code: "confirmation_required",
+                  message,
+                  moves: [
+                    {
+                      submissionId: nominated.submissionId,
+                      field: "sgsStage",
+                      from: null,
+                      to: "sent_to_examiners",
+                      kind: "skip",
+                    },
+                  ],
+                },
+              },
+      },
+    ]);
+    await user.click(await screen.findByRole("button", { name: "Send to examiners" }));
+    await user.click(
+      within(screen.getByRole("alertdialog", { name: "Send to examiners?" })).getByRole("button", {
+        name: "Send the links",
+      }),
+    );
+    const dialog = await screen.findByRole("alertdialog", {
+      name: "Skip stages and send to examiners?",
+    });
+    expect(dialog).toHaveTextContent(message);
+    expect(
+      within(dialog)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Awaiting Review", "Sent to Department", "Nominations Ready"]);
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Yes, skip them and send" }));
+    expect(
+      await screen.findByText(/The link has been sent to Kofi Boateng \(internal\)/),
+    ).toBeInTheDocument();
+    expect(api.callsTo("POST", `${base}/examination/send`).map((c) => c.body)).toEqual([
+      {},
+      { confirmOutOfOrder: true },
+    ]);
+  });
+
   it("shows the server's refusal in an alert and keeps the state shown", async () => {
     const user = userEvent.setup();
     setup(makeExaminationView({ internal: sentInternal() }), [
