@@ -16,6 +16,7 @@ import {
   adminApi,
   baseUrl,
   createSubmission,
+  findSubmission,
   sameOrigin,
   scrollWidth,
   signInAsAdmin,
@@ -382,4 +383,100 @@ test("a link that does not open an examination says so on a phone, with the scho
   } finally {
     await context.close();
   }
+});
+
+test("sending to examiners from an early stage asks first, naming the stages it skips, and moves nothing until confirmed", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi();
+  // Seen in use: stage "Not started", the thesis uploaded but not reviewed.
+  const submission = await createSubmission(api, {
+    studentName: `Kwame ${unique("Early").replace(/-/g, "")}`,
+    indexNumber: uniqueIndexNumber(),
+    programme: "MPhil Geography",
+  });
+  expect(submission.sgsStage).toBeNull();
+  const index = encodeURIComponent(submission.indexNumber);
+  const studentContext = await browser.newContext();
+  try {
+    const student = await studentContext.newPage();
+    await signInAsNewStudent(student, submission.indexNumber, "early");
+    await ok(
+      await student.request.put(`/api/submissions/${index}/thesis`, {
+        data: { title: "Soil moisture in the coastal savannah", abstract: "Where rain goes." },
+        headers: sameOrigin(),
+      }),
+      "save the thesis title and abstract",
+    );
+    await ok(
+      await student.request.post(`/api/submissions/${index}/documents/thesis`, {
+        multipart: {
+          file: { name: "thesis.pdf", mimeType: "application/pdf", buffer: validPdf({ pages: 2 }) },
+        },
+        headers: sameOrigin(),
+      }),
+      "upload the thesis",
+    );
+  } finally {
+    await studentContext.close();
+  }
+  const internal = await addExaminer(api, "internal");
+  const external = await addExaminer(api, "external");
+  for (const [role, examiner] of [
+    ["internal", internal],
+    ["external", external],
+  ] as const) {
+    await ok(
+      await api.put(`/api/admin/submissions/${index}/examiners/${role}`, {
+        data: { examinerId: examiner.id },
+      }),
+      `nominate the ${role} examiner`,
+    );
+  }
+
+  await signInAsAdmin(page);
+  await page.goto(`/admin/all_submissions?q=${index}`);
+  const rows = page.locator("table.submissions-table tbody tr");
+  await expect(rows).toHaveCount(1);
+  await rows.first().click();
+  const panel = page.getByRole("dialog", { name: "Submission Details" });
+  await expect(factValue(panel, "Index Number")).toHaveText(submission.indexNumber);
+
+  const askToSend = async () => {
+    await panel.getByRole("button", { name: "Send to examiners" }).click();
+    await page
+      .getByRole("alertdialog", { name: "Send to examiners?" })
+      .getByRole("button", { name: "Send the links" })
+      .click();
+    const skip = page.getByRole("alertdialog", { name: "Skip stages and send to examiners?" });
+    await expect(skip).toContainText(
+      "Sending moves this record from Not started to Sent to Examiners, skipping Awaiting Review, Sent to Department and Nominations Ready: the student will see them as completed.",
+    );
+    await expect(skip.getByRole("listitem")).toHaveText([
+      "Awaiting Review",
+      "Sent to Department",
+      "Nominations Ready",
+    ]);
+    return skip;
+  };
+
+  // Going back moves nothing and mails nobody.
+  await (await askToSend()).getByRole("button", { name: "No, go back" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  const unchanged = await ok(
+    await api.get(`/api/admin/submissions/${index}/examination`),
+    "read the examination",
+  );
+  expect(unchanged.data.canSend).toBe(true);
+  expect((await findSubmission(api, submission.indexNumber)).sgsStage).toBeNull();
+
+  // Confirmed: sent, and the record moves, the skip recorded as confirmed.
+  const skip = await askToSend();
+  await expectAccessible(page);
+  await skip.getByRole("button", { name: "Yes, skip them and send" }).click();
+  await expect(panel).toContainText(`The link has been sent to ${internal.name} (internal)`);
+  expect((await findSubmission(api, submission.indexNumber)).sgsStage).toBe("sent_to_examiners");
+  await waitForMail(internal.email, (m) => m.subject.startsWith("Thesis for examination"));
 });
