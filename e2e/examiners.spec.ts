@@ -80,6 +80,48 @@ async function addExaminer(
   return { id: data.id as number, name, email };
 }
 
+/** The student saves the thesis's title and abstract and uploads it; answers the document. */
+async function uploadThesis(
+  student: Page,
+  index: string,
+  thesis: { title: string; abstract: string; fileName: string; pdf: Buffer },
+) {
+  await ok(
+    await student.request.put(`/api/submissions/${index}/thesis`, {
+      data: { title: thesis.title, abstract: thesis.abstract },
+      headers: sameOrigin(),
+    }),
+    "save the thesis title and abstract",
+  );
+  return ok(
+    await student.request.post(`/api/submissions/${index}/documents/thesis`, {
+      multipart: {
+        file: { name: thesis.fileName, mimeType: "application/pdf", buffer: thesis.pdf },
+      },
+      headers: sameOrigin(),
+    }),
+    "upload the thesis",
+  );
+}
+
+/** The school adds one internal and one external examiner and nominates them. */
+async function nominateBoth(api: APIRequestContext, index: string) {
+  const internal = await addExaminer(api, "internal");
+  const external = await addExaminer(api, "external");
+  for (const [role, examiner] of [
+    ["internal", internal],
+    ["external", external],
+  ] as const) {
+    await ok(
+      await api.put(`/api/admin/submissions/${index}/examiners/${role}`, {
+        data: { examinerId: examiner.id },
+      }),
+      `nominate the ${role} examiner`,
+    );
+  }
+  return { internal, external };
+}
+
 /** The dashboard's figure for one examiner state in the internal or external examiner card. */
 async function dashboardFigure(
   page: Page,
@@ -137,23 +179,13 @@ test("examiners download the thesis and upload their reports through their links
   const internalRun: { context?: Awaited<ReturnType<typeof openLink>>["context"] } = {};
   try {
     await signInAsNewStudent(student, submission.indexNumber, "examined");
-    await ok(
-      await student.request.put(`/api/submissions/${index}/thesis`, {
-        data: { title, abstract },
-        headers: sameOrigin(),
-      }),
-      "save the thesis title and abstract",
-    );
     const thesisPdf = validPdf({ pages: 3 });
-    const uploaded = await ok(
-      await student.request.post(`/api/submissions/${index}/documents/thesis`, {
-        multipart: {
-          file: { name: "thesis-final.pdf", mimeType: "application/pdf", buffer: thesisPdf },
-        },
-        headers: sameOrigin(),
-      }),
-      "upload the thesis",
-    );
+    const uploaded = await uploadThesis(student, index, {
+      title,
+      abstract,
+      fileName: "thesis-final.pdf",
+      pdf: thesisPdf,
+    });
     await ok(
       await api.post(`/api/admin/documents/${uploaded.data.id as number}/accept`, { data: {} }),
       "accept the thesis",
@@ -166,19 +198,7 @@ test("examiners download the thesis and upload their reports through their links
     };
 
     // The school nominates one internal and one external examiner and sends the thesis.
-    const internal = await addExaminer(api, "internal");
-    const external = await addExaminer(api, "external");
-    for (const [role, examiner] of [
-      ["internal", internal],
-      ["external", external],
-    ] as const) {
-      await ok(
-        await api.put(`/api/admin/submissions/${index}/examiners/${role}`, {
-          data: { examinerId: examiner.id },
-        }),
-        `nominate the ${role} examiner`,
-      );
-    }
+    const { internal, external } = await nominateBoth(api, index);
     await ok(
       await api.post(`/api/admin/submissions/${index}/examination/send`, { data: {} }),
       "send to the examiners",
@@ -403,38 +423,16 @@ test("sending to examiners from an early stage asks first, naming the stages it 
   try {
     const student = await studentContext.newPage();
     await signInAsNewStudent(student, submission.indexNumber, "early");
-    await ok(
-      await student.request.put(`/api/submissions/${index}/thesis`, {
-        data: { title: "Soil moisture in the coastal savannah", abstract: "Where rain goes." },
-        headers: sameOrigin(),
-      }),
-      "save the thesis title and abstract",
-    );
-    await ok(
-      await student.request.post(`/api/submissions/${index}/documents/thesis`, {
-        multipart: {
-          file: { name: "thesis.pdf", mimeType: "application/pdf", buffer: validPdf({ pages: 2 }) },
-        },
-        headers: sameOrigin(),
-      }),
-      "upload the thesis",
-    );
+    await uploadThesis(student, index, {
+      title: "Soil moisture in the coastal savannah",
+      abstract: "Where the rain goes.",
+      fileName: "thesis.pdf",
+      pdf: validPdf({ pages: 2 }),
+    });
   } finally {
     await studentContext.close();
   }
-  const internal = await addExaminer(api, "internal");
-  const external = await addExaminer(api, "external");
-  for (const [role, examiner] of [
-    ["internal", internal],
-    ["external", external],
-  ] as const) {
-    await ok(
-      await api.put(`/api/admin/submissions/${index}/examiners/${role}`, {
-        data: { examinerId: examiner.id },
-      }),
-      `nominate the ${role} examiner`,
-    );
-  }
+  const { internal } = await nominateBoth(api, index);
 
   await signInAsAdmin(page);
   await page.goto(`/admin/all_submissions?q=${index}`);
