@@ -608,17 +608,19 @@ async function lockedExamination(
  * An administrator's change to one examination: its event on the submission's timeline and the
  * audit row about its examiner, written together so neither is forgotten.
  */
+interface ExaminationChange {
+  from: string | null;
+  to: string;
+  kind: string;
+  audit: AuditEntry["event"];
+  details: AuditEntry["details"];
+}
+
 async function recordExaminationChange(
   trx: Executor,
   admin: Admin,
   examination: StoredExamination,
-  change: {
-    from: string | null;
-    to: string;
-    kind: string;
-    audit: AuditEntry["event"];
-    details: AuditEntry["details"];
-  },
+  change: ExaminationChange,
   now: Date,
 ): Promise<void> {
   await recordExaminationEvent(trx, {
@@ -653,85 +655,84 @@ async function viewOf(trx: Executor, submissionId: number): Promise<AdminExamina
 }
 
 /**
+ * An administrator's change to the current examination of a role, in one transaction: the
+ * examination locked with its submission (a replaced one refused with `ifReplaced`), the change
+ * `apply` writes (null when there is nothing to change), its timeline event and audit row, and
+ * the view after it.
+ */
+async function changeExamination(
+  ctx: ExaminerContext,
+  admin: Admin,
+  examinationId: number,
+  ifReplaced: string,
+  now: Date,
+  apply: (
+    trx: Executor,
+    examination: StoredExamination,
+    at: string,
+  ) => Promise<ExaminationChange | null>,
+): Promise<AdminExamination> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const examination = await lockedExamination(trx, examinationId, ifReplaced);
+    const change = await apply(trx, examination, nowIso(now));
+    if (change) await recordExaminationChange(trx, admin, examination, change, now);
+    return viewOf(trx, examination.submissionId);
+  });
+}
+
+/**
  * Revokes every link of an examination at once (the invitation's, the reminders', the
  * corrections'); sending to that examiner again gives a new one.
  */
-export async function revokeLink(
+export function revokeLink(
   ctx: ExaminerContext,
   admin: Admin,
   examinationId: number,
   now: Date = new Date(),
 ): Promise<AdminExamination> {
-  const at = nowIso(now);
-  return ctx.db.transaction().execute(async (trx) => {
-    const examination = await lockedExamination(
-      trx,
-      examinationId,
-      "This examiner was replaced; their link already stopped working.",
-    );
-    if (!examination.hasLink) throw conflict("No link has been sent to this examiner yet.");
-    if (examination.linkRevokedAt !== null) {
-      throw conflict(`This link was already revoked on ${examination.linkRevokedAt.slice(0, 10)}.`);
+  const ifReplaced = "This examiner was replaced; their link already stopped working.";
+  return changeExamination(ctx, admin, examinationId, ifReplaced, now, async (trx, e, at) => {
+    if (!e.hasLink) throw conflict("No link has been sent to this examiner yet.");
+    if (e.linkRevokedAt !== null) {
+      throw conflict(`This link was already revoked on ${e.linkRevokedAt.slice(0, 10)}.`);
     }
-    await revokeExaminationLinks(trx, examination.id, at);
-    await recordExaminationChange(
-      trx,
-      admin,
-      examination,
-      {
-        from: examination.state,
-        to: "link revoked",
-        kind: "revoke",
-        audit: "examiner.link_revoked",
-        details: { examinationId: examination.id, role: examination.role },
-      },
-      now,
-    );
-    return viewOf(trx, examination.submissionId);
+    await revokeExaminationLinks(trx, e.id, at);
+    return {
+      from: e.state,
+      to: "link revoked",
+      kind: "revoke",
+      audit: "examiner.link_revoked",
+      details: { examinationId: e.id, role: e.role },
+    };
   });
 }
 
 /** Changes an examination's due date (today or later; the reminders follow the new date). */
-export async function changeDueDate(
+export function changeDueDate(
   ctx: ExaminerContext,
   admin: Admin,
   examinationId: number,
   changes: ExaminationChanges,
   now: Date = new Date(),
 ): Promise<AdminExamination> {
-  const at = nowIso(now);
-  return ctx.db.transaction().execute(async (trx) => {
-    const examination = await lockedExamination(
-      trx,
-      examinationId,
-      "This examiner was replaced; change the due date of the current one.",
-    );
-    if (examination.report) {
-      throw conflict("This examiner's report is in; there is no due date to change.");
-    }
+  const ifReplaced = "This examiner was replaced; change the due date of the current one.";
+  const { dueOn } = changes;
+  return changeExamination(ctx, admin, examinationId, ifReplaced, now, async (trx, e, at) => {
+    if (e.report) throw conflict("This examiner's report is in; there is no due date to change.");
     // The shared schema checks the form; JavaScript's Date reads 2030-02-30 as 2 March.
-    if (new Date(`${changes.dueOn}T00:00:00Z`).toISOString().slice(0, 10) !== changes.dueOn) {
+    if (new Date(`${dueOn}T00:00:00Z`).toISOString().slice(0, 10) !== dueOn) {
       throw validationError("dueOn", "must be a real date");
     }
-    if (changes.dueOn < at.slice(0, 10)) {
-      throw validationError("dueOn", "must be today or later");
-    }
-    if (changes.dueOn === examination.dueOn) return viewOf(trx, examination.submissionId);
-    await updateExaminationDueOn(trx, examination.id, changes.dueOn, at);
-    await recordExaminationChange(
-      trx,
-      admin,
-      examination,
-      {
-        from: examination.dueOn,
-        to: changes.dueOn,
-        kind: "due_date",
-        audit: "examiner.due_date_changed",
-        details: { examinationId: examination.id, from: examination.dueOn, to: changes.dueOn },
-      },
-      now,
-    );
-    return viewOf(trx, examination.submissionId);
+    if (dueOn < at.slice(0, 10)) throw validationError("dueOn", "must be today or later");
+    if (dueOn === e.dueOn) return null;
+    await updateExaminationDueOn(trx, e.id, dueOn, at);
+    return {
+      from: e.dueOn,
+      to: dueOn,
+      kind: "due_date",
+      audit: "examiner.due_date_changed",
+      details: { examinationId: e.id, from: e.dueOn, to: dueOn },
+    };
   });
 }
 
