@@ -175,7 +175,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       STORAGE_URL: `file:${filesDir}`,
       ETS_SAMPLE_DATA: "off",
       LOG_LEVEL: "warn",
-      ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
+      // Without an SMTP peer, mail goes to the log (without its codes and links).
+      ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : { ETS_MAIL_TO_LOG: "on" }),
       ...options.env,
     });
 

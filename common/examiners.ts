@@ -243,6 +243,12 @@ export type NominationInput = z.infer<typeof nominationInputSchema>;
  */
 export const sendInputSchema = z.strictObject({
   roles: z.array(examinerKindSchema).min(1).max(2).optional(),
+  /**
+   * Set after the administrator confirmed that sending skips earlier stages of the record (as a
+   * manual skip asks, confirmOutOfOrder of an edit); without it such a send answers 409
+   * "confirmation_required" and nothing is written.
+   */
+  confirmOutOfOrder: z.boolean().optional(),
 });
 export type SendInput = z.infer<typeof sendInputSchema>;
 

@@ -95,6 +95,14 @@ export function classifySgsMove(from: SgsStage | null, to: SgsStage | null): Mov
   return classifyMove(sgsStageRank(from), sgsStageRank(to));
 }
 
+/**
+ * The stages a forward move from `from` to `to` passes over without setting them (the student's
+ * status shows them completed): from "Not started" to "Sent to Examiners", the three before it.
+ */
+export function skippedSgsStages(from: SgsStage | null, to: SgsStage): SgsStage[] {
+  return SGS_STAGES.slice(sgsStageRank(from) + 1, sgsStageRank(to));
+}
+
 export function classifyExaminerMove(
   from: ExaminerState | null,
   to: ExaminerState | null,

@@ -16,6 +16,7 @@ import {
   adminApi,
   baseUrl,
   createSubmission,
+  findSubmission,
   sameOrigin,
   scrollWidth,
   signInAsAdmin,
@@ -79,6 +80,48 @@ async function addExaminer(
   return { id: data.id as number, name, email };
 }
 
+/** The student saves the thesis's title and abstract and uploads it; answers the document. */
+async function uploadThesis(
+  student: Page,
+  index: string,
+  thesis: { title: string; abstract: string; fileName: string; pdf: Buffer },
+) {
+  await ok(
+    await student.request.put(`/api/submissions/${index}/thesis`, {
+      data: { title: thesis.title, abstract: thesis.abstract },
+      headers: sameOrigin(),
+    }),
+    "save the thesis title and abstract",
+  );
+  return ok(
+    await student.request.post(`/api/submissions/${index}/documents/thesis`, {
+      multipart: {
+        file: { name: thesis.fileName, mimeType: "application/pdf", buffer: thesis.pdf },
+      },
+      headers: sameOrigin(),
+    }),
+    "upload the thesis",
+  );
+}
+
+/** The school adds one internal and one external examiner and nominates them. */
+async function nominateBoth(api: APIRequestContext, index: string) {
+  const internal = await addExaminer(api, "internal");
+  const external = await addExaminer(api, "external");
+  for (const [role, examiner] of [
+    ["internal", internal],
+    ["external", external],
+  ] as const) {
+    await ok(
+      await api.put(`/api/admin/submissions/${index}/examiners/${role}`, {
+        data: { examinerId: examiner.id },
+      }),
+      `nominate the ${role} examiner`,
+    );
+  }
+  return { internal, external };
+}
+
 /** The dashboard's figure for one examiner state in the internal or external examiner card. */
 async function dashboardFigure(
   page: Page,
@@ -136,23 +179,13 @@ test("examiners download the thesis and upload their reports through their links
   const internalRun: { context?: Awaited<ReturnType<typeof openLink>>["context"] } = {};
   try {
     await signInAsNewStudent(student, submission.indexNumber, "examined");
-    await ok(
-      await student.request.put(`/api/submissions/${index}/thesis`, {
-        data: { title, abstract },
-        headers: sameOrigin(),
-      }),
-      "save the thesis title and abstract",
-    );
     const thesisPdf = validPdf({ pages: 3 });
-    const uploaded = await ok(
-      await student.request.post(`/api/submissions/${index}/documents/thesis`, {
-        multipart: {
-          file: { name: "thesis-final.pdf", mimeType: "application/pdf", buffer: thesisPdf },
-        },
-        headers: sameOrigin(),
-      }),
-      "upload the thesis",
-    );
+    const uploaded = await uploadThesis(student, index, {
+      title,
+      abstract,
+      fileName: "thesis-final.pdf",
+      pdf: thesisPdf,
+    });
     await ok(
       await api.post(`/api/admin/documents/${uploaded.data.id as number}/accept`, { data: {} }),
       "accept the thesis",
@@ -165,19 +198,7 @@ test("examiners download the thesis and upload their reports through their links
     };
 
     // The school nominates one internal and one external examiner and sends the thesis.
-    const internal = await addExaminer(api, "internal");
-    const external = await addExaminer(api, "external");
-    for (const [role, examiner] of [
-      ["internal", internal],
-      ["external", external],
-    ] as const) {
-      await ok(
-        await api.put(`/api/admin/submissions/${index}/examiners/${role}`, {
-          data: { examinerId: examiner.id },
-        }),
-        `nominate the ${role} examiner`,
-      );
-    }
+    const { internal, external } = await nominateBoth(api, index);
     await ok(
       await api.post(`/api/admin/submissions/${index}/examination/send`, { data: {} }),
       "send to the examiners",
@@ -382,4 +403,78 @@ test("a link that does not open an examination says so on a phone, with the scho
   } finally {
     await context.close();
   }
+});
+
+test("sending to examiners from an early stage asks first, naming the stages it skips, and moves nothing until confirmed", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const api = await adminApi();
+  // Seen in use: stage "Not started", the thesis uploaded but not reviewed.
+  const submission = await createSubmission(api, {
+    studentName: `Kwame ${unique("Early").replace(/-/g, "")}`,
+    indexNumber: uniqueIndexNumber(),
+    programme: "MPhil Geography",
+  });
+  expect(submission.sgsStage).toBeNull();
+  const index = encodeURIComponent(submission.indexNumber);
+  const studentContext = await browser.newContext();
+  try {
+    const student = await studentContext.newPage();
+    await signInAsNewStudent(student, submission.indexNumber, "early");
+    await uploadThesis(student, index, {
+      title: "Soil moisture in the coastal savannah",
+      abstract: "Where the rain goes.",
+      fileName: "thesis.pdf",
+      pdf: validPdf({ pages: 2 }),
+    });
+  } finally {
+    await studentContext.close();
+  }
+  const { internal } = await nominateBoth(api, index);
+
+  await signInAsAdmin(page);
+  await page.goto(`/admin/all_submissions?q=${index}`);
+  const rows = page.locator("table.submissions-table tbody tr");
+  await expect(rows).toHaveCount(1);
+  await rows.first().click();
+  const panel = page.getByRole("dialog", { name: "Submission Details" });
+  await expect(factValue(panel, "Index Number")).toHaveText(submission.indexNumber);
+
+  const askToSend = async () => {
+    await panel.getByRole("button", { name: "Send to examiners" }).click();
+    await page
+      .getByRole("alertdialog", { name: "Send to examiners?" })
+      .getByRole("button", { name: "Send the links" })
+      .click();
+    const skip = page.getByRole("alertdialog", { name: "Skip stages and send to examiners?" });
+    await expect(skip).toContainText(
+      "Sending moves this record from Not started to Sent to Examiners, skipping Awaiting Review, Sent to Department and Nominations Ready: the student will see them as completed.",
+    );
+    await expect(skip.getByRole("listitem")).toHaveText([
+      "Awaiting Review",
+      "Sent to Department",
+      "Nominations Ready",
+    ]);
+    return skip;
+  };
+
+  // Going back moves nothing and mails nobody.
+  await (await askToSend()).getByRole("button", { name: "No, go back" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  const unchanged = await ok(
+    await api.get(`/api/admin/submissions/${index}/examination`),
+    "read the examination",
+  );
+  expect(unchanged.data.canSend).toBe(true);
+  expect((await findSubmission(api, submission.indexNumber)).sgsStage).toBeNull();
+
+  // Confirmed: sent, and the record moves, the skip recorded as confirmed.
+  const skip = await askToSend();
+  await expectAccessible(page);
+  await skip.getByRole("button", { name: "Yes, skip them and send" }).click();
+  await expect(panel).toContainText(`The link has been sent to ${internal.name} (internal)`);
+  expect((await findSubmission(api, submission.indexNumber)).sgsStage).toBe("sent_to_examiners");
+  await waitForMail(internal.email, (m) => m.subject.startsWith("Thesis for examination"));
 });

@@ -332,6 +332,8 @@ async function startServers(
     args: profileDir === null ? [entry] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, entry],
     env: {
       NODE_ENV: "production",
+      // No SMTP server here: mail goes to the log (without its codes and links).
+      ETS_MAIL_TO_LOG: "on",
       PORT: String(appPort),
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${appPort}`,

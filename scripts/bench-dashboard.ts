@@ -180,7 +180,6 @@ export async function addBenchExaminations(db: Db, now: Date, share = 0.3): Prom
           state,
           nominated_by: null,
           nominated_at: sentAt.toISOString(),
-          token_hash: sent ? `bench-${target.id}-${role}` : null,
           link_created_at: sent ? sentAt.toISOString() : null,
           link_expires_at: sent ? new Date(sentAt.getTime() + 120 * DAY_MS).toISOString() : null,
           sent_at: sent ? sentAt.toISOString() : null,

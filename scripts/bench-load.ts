@@ -237,6 +237,8 @@ async function singleServer(rows: GeneratedSubmission[], options: Options): Prom
       args: [entry],
       env: {
         NODE_ENV: "production",
+        // No SMTP server here: mail goes to the log (without its codes and links).
+        ETS_MAIL_TO_LOG: "on",
         PORT: String(port),
         HOST: "127.0.0.1",
         PUBLIC_URL: `http://127.0.0.1:${port}`,

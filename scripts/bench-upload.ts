@@ -140,6 +140,8 @@ async function runOnce(
     cwd: resolveFromRoot(),
     env: {
       NODE_ENV: "production",
+      // No SMTP server here: mail goes to the log (without its codes and links).
+      ETS_MAIL_TO_LOG: "on",
       PORT: String(port),
       PUBLIC_URL: base,
       DATABASE_URL: `sqlite:${dbFile}`,

@@ -172,6 +172,7 @@ async function startServer(
     args: [entry],
     env: {
       NODE_ENV: "production",
+      ETS_MAIL_TO_LOG: "on",
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: url,

@@ -49,8 +49,29 @@ describe("configuration", () => {
   });
 
   it("turns sample data off by default in production", () => {
-    expect(loadConfig({ NODE_ENV: "production" }).sampleData).toBe(false);
-    expect(loadConfig({ NODE_ENV: "production", ETS_SAMPLE_DATA: "on" }).sampleData).toBe(true);
+    const production = { NODE_ENV: "production", SMTP_URL: "smtp://mail.school.test:587" };
+    expect(loadConfig(production).sampleData).toBe(false);
+    expect(loadConfig({ ...production, ETS_SAMPLE_DATA: "on" }).sampleData).toBe(true);
+  });
+
+  it("refuses to start in production without SMTP_URL, naming it, unless ETS_MAIL_TO_LOG=on", () => {
+    const problems = problemsOf({ NODE_ENV: "production" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^SMTP_URL must be set when NODE_ENV=production/);
+    expect(problems[0]).toContain("ETS_MAIL_TO_LOG=on");
+    expect(problemsOf({ NODE_ENV: "production", ETS_MAIL_TO_LOG: "off" })).toHaveLength(1);
+    expect(problemsOf({ NODE_ENV: "production", ETS_MAIL_TO_LOG: "yes" })[0]).toMatch(
+      /^ETS_MAIL_TO_LOG /,
+    );
+    const toLog = loadConfig({ NODE_ENV: "production", ETS_MAIL_TO_LOG: "on" });
+    expect(toLog.smtpUrl).toBeNull();
+    // The log gets the mail's recipient and subject, never its code or link.
+    expect(toLog.mailSecretsToLog).toBe(false);
+    const smtp = loadConfig({ NODE_ENV: "production", SMTP_URL: "smtp://mail.school.test" });
+    expect(smtp.mailSecretsToLog).toBe(false);
+    // Trying the product out: mail, codes included, goes to the log as before.
+    expect(loadConfig({}).mailSecretsToLog).toBe(true);
+    expect(loadConfig({ NODE_ENV: "test" }).smtpUrl).toBeNull();
   });
 
   it("requires the bootstrap administrator's email and password together, and a long password", () => {

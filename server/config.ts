@@ -24,6 +24,12 @@ export interface Config {
   database: DatabaseConfig;
   smtpUrl: string | null;
   mailFrom: string;
+  /**
+   * Whether a mail that carries a secret (a sign-in code, an examiner's link) may be written to
+   * the log in full when there is no SMTP_URL: only outside production. In production the log
+   * gets its recipient and subject (ETS_MAIL_TO_LOG=on), never the secret.
+   */
+  mailSecretsToLog: boolean;
   contactEmail: string | null;
   admin: { email: string; password: string } | null;
   sampleData: boolean;
@@ -246,6 +252,7 @@ const envSchema = z.object({
       .refine((v) => /^smtps?:\/\/.+/.test(v), "must look like smtp://user:pass@host:port")
       .optional(),
   ),
+  ETS_MAIL_TO_LOG: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("off")),
   MAIL_FROM: z.preprocess(
     emptyToUndefined,
     z.string().default("ETS Tracking <no-reply@ets.local>"),
@@ -424,6 +431,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((e.SAML_SP_PRIVATE_KEY_FILE === undefined) !== (e.SAML_SP_CERTIFICATE_FILE === undefined)) {
     problems.push("SAML_SP_PRIVATE_KEY_FILE and SAML_SP_CERTIFICATE_FILE must be set together");
   }
+  // Mail to the log is for trying the product out: a school in production that forgot SMTP_URL
+  // would otherwise mail nobody, silently.
+  if (e.NODE_ENV === "production" && e.SMTP_URL === undefined && e.ETS_MAIL_TO_LOG !== "on") {
+    problems.push(
+      "SMTP_URL must be set when NODE_ENV=production: without it no mail leaves the server (set ETS_MAIL_TO_LOG=on to write mail to the log instead, without its codes and links)",
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
@@ -436,6 +450,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: parseDatabaseUrl(e.DATABASE_URL),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    mailSecretsToLog: e.NODE_ENV !== "production",
     contactEmail: e.ETS_CONTACT_EMAIL ?? null,
     admin:
       e.ETS_ADMIN_EMAIL && e.ETS_ADMIN_PASSWORD

@@ -11,8 +11,9 @@ import { CODE_TTL_MS } from "./accounts/codes.js";
 /**
  * Removes what has stopped being useful but would still be a secret at rest: sessions past their
  * lifetime or idle timeout, used or expired sign-in codes, and the code inside queued or sent
- * sign-in mails once that code has expired. The mail row itself stays (who, when, delivered or
- * not); a mail still waiting for the SMTP server then goes out saying the code has expired.
+ * sign-in mails still waiting for the SMTP server once that code has expired (the worker scrubs a
+ * delivered one at once). The mail row itself stays (who, when, delivered or not); the waiting
+ * mail then goes out saying the code has expired.
  */
 export const EXPIRED_CODE_TEXT =
   "This mail carried a sign-in code that has expired before it could be used. " +
@@ -53,6 +54,8 @@ export async function sweepExpiredSecrets(db: Db, now: Date = new Date()): Promi
       html_body: null,
       template: JSON.stringify({ name: "sign_in_code", params: { expired: true } }),
     })
+    // A delivered or failed one was scrubbed by the mail worker already.
+    .where("status", "=", "pending")
     .where("template", "like", '{"name":"sign_in_code",%')
     .where("text_body", "!=", EXPIRED_CODE_TEXT)
     .where("created_at", "<=", nowIso(new Date(at - CODE_TTL_MS)))

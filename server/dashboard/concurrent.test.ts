@@ -265,7 +265,6 @@ it("keeps exact counts, waits and wait totals, without a deadlock, under concurr
             state: "sent" as const,
             nominated_by: null,
             nominated_at: at,
-            token_hash: `concurrent-${id}-${role}`,
             sent_at: at,
             due_on: "2025-08-12",
             created_at: at,

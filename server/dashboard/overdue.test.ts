@@ -49,7 +49,6 @@ async function examination(
       state,
       nominated_by: null,
       nominated_at: at,
-      token_hash: sent ? `hash-${count}` : null,
       link_created_at: sent ? at : null,
       link_expires_at: sent ? "2025-10-29T09:00:00.000Z" : null,
       sent_at: sent ? at : null,

@@ -133,6 +133,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** 1 when the text holds a sign-in code or an examiner's link: scrubbed once delivered (013). */
+  carries_secret: ColumnType<Bool, Bool | undefined, Bool>;
 }
 
 export interface AuditLogTable {
@@ -206,10 +208,12 @@ export interface ExaminationsTable {
   state: "nominated" | "sent" | "received" | "report_submitted" | "replaced";
   nominated_by: number | null;
   nominated_at: string;
-  /** SHA-256 (hex) of the link's token; null until sent. */
-  token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  // token_hash (migration 006) is null since migration 015: the links are in examiner_links.
+  /** When the latest invitation (or corrections) link was made; null until sent. */
   link_created_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The latest expiry of the examination's links. */
   link_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the school last revoked the examination's links; cleared by a new send. */
   link_revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
   sent_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** YYYY-MM-DD. */
@@ -229,6 +233,18 @@ export interface ExaminationsTable {
   replaced_by: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
   updated_at: string;
+}
+
+/** An examination's links (migration 015): several may work at once, each until it expires. */
+export interface ExaminerLinksTable {
+  id: Generated<number>;
+  examination_id: number;
+  /** SHA-256 (hex) of the 256-bit token. */
+  token_hash: string;
+  purpose: "invitation" | "reminder" | "corrections";
+  created_at: string;
+  expires_at: string;
+  revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Reminders mailed to examiners (migration 006); unique per examination and offset. */
@@ -341,6 +357,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   examiners: ExaminersTable;
   examinations: ExaminationsTable;
+  examiner_links: ExaminerLinksTable;
   examiner_reminders: ExaminerRemindersTable;
   examination_outcomes: ExaminationOutcomesTable;
   user_identities: UserIdentitiesTable;

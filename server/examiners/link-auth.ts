@@ -11,7 +11,7 @@ import { hashToken } from "../auth/tokens.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db } from "../db/database.js";
 import { AppError, type ErrorBody } from "../errors.js";
-import { findLinkByTokenHash, peekRequestCount, type LinkExamination } from "./link-repository.js";
+import { findLinkByTokenHash, type LinkExamination } from "./link-repository.js";
 
 /**
  * The examiner's link as a credential (issue 9, docs/decisions/009-examiners.md). The examiner
@@ -22,9 +22,11 @@ import { findLinkByTokenHash, peekRequestCount, type LinkExamination } from "./l
  *   "invalid" (nothing is looked up for a token that cannot be one);
  * - an examination replaced, a link revoked or expired: 410 with that reason;
  * - every refusal counts against the client's address in the request limits' shared counter
- *   (RATE_LIMIT_EXAMINER_LINKS per 15 minutes). Past the limit every request from that address
- *   answers 429, a valid token's too, until the window ends: otherwise a guesser would still tell
- *   a hit (200) from a miss (429) at full speed.
+ *   (RATE_LIMIT_EXAMINER_LINKS per 15 minutes). Past the limit a refused token answers 429 until
+ *   the window ends. A valid token is never counted nor held back: a university's examiners may
+ *   share one address, and twenty stale links from it must not lock the others out. Telling a
+ *   hit from a miss gains a guesser nothing against 256-bit tokens; the limit is there to keep a
+ *   flood of refusals out of the audit log.
  *
  * Refusals carry `linkRefusedBodySchema`'s body, with the school's contact, so the page can say
  * what to do instead of showing an error. Each refusal is audited `examiner.link_refused` with
@@ -66,7 +68,7 @@ export const LINK_REFUSAL_MESSAGES: Record<LinkRefusal, string> = {
   invalid: `This examination link is not valid. Open the link exactly as it appears in your invitation mail; if it still does not work, ask ${SCHOOL} for a new one.`,
   expired: `This examination link has expired. If you still need to download the thesis or upload your report, ask ${SCHOOL} for a new link.`,
   revoked: `This examination link has been withdrawn by ${SCHOOL}. If you think this is a mistake, please contact the school.`,
-  replaced: `This examination has been passed to another examiner, so this link no longer works. If you have questions, please contact ${SCHOOL}.`,
+  replaced: `This examination was withdrawn from you: ${SCHOOL} passed it to another examiner, so this link no longer opens it and there is nothing more for you to do. If you have questions, please contact the school.`,
 };
 
 export const LINK_REFUSAL_STATUS: Record<LinkRefusal, 401 | 410> = {
@@ -105,10 +107,6 @@ export async function checkExaminerLink(
   const { db, config } = ctx;
   const limit = config.rateLimits.examinerLinks;
   const key = refusedLinkCounterKey(ip);
-
-  // Past the limit already (the refusal that passed it was audited): answer without looking.
-  const counted = await peekRequestCount(db, key, now);
-  if (counted && counted.count > limit.max) return throttled(counted.resetsAt, now);
 
   const token = parseExaminerAuthorization(header);
   const link = token === null ? null : await findLinkByTokenHash(db, hashToken(token));

@@ -1,73 +1,64 @@
 import type { ExaminationState, ExaminerKind, Recommendation } from "../../common/examiners.js";
-import { nowIso, type Executor } from "../db/database.js";
+import type { Executor } from "../db/database.js";
 
 /**
  * What the examiner's link reads and writes (issue 9): the examination found by its token's hash,
  * and from there only that examination's own submission. Every function here after
  * findLinkByTokenHash is keyed by the examination's id or its submission's id, never by a value
- * the request chose, so a link cannot reach another submission. Row types stay here.
+ * the request chose, so a link cannot reach another submission. The thesis the link downloads is
+ * repository.ts's findCurrentThesis, the same reader the administrators' checks use. Row types
+ * stay here.
  */
 
-/** The examination a token belongs to, with what the link check and the audit need. */
+/** The link a token opens and its examination, with what the link check and the audit need. */
 export interface LinkExamination {
+  /** This link's row in examiner_links (an examination may have several live links). */
+  linkId: number;
   examinationId: number;
   submissionId: number;
   role: ExaminerKind;
   state: ExaminationState;
   examinerName: string;
   examinerEmail: string;
+  /** This link's own expiry and revocation. */
   linkExpiresAt: string | null;
   linkRevokedAt: string | null;
 }
 
+/** The one reader of an examination by a token's hash (the admin side never needs it). */
 export async function findLinkByTokenHash(
   db: Executor,
   tokenHash: string,
 ): Promise<LinkExamination | null> {
   const row = await db
-    .selectFrom("examinations as x")
+    .selectFrom("examiner_links as l")
+    .innerJoin("examinations as x", "x.id", "l.examination_id")
     .innerJoin("examiners as e", "e.id", "x.examiner_id")
     .select([
+      "l.id as link_id",
+      "l.expires_at",
+      "l.revoked_at",
       "x.id",
       "x.submission_id",
       "x.role",
       "x.state",
-      "x.link_expires_at",
-      "x.link_revoked_at",
       "e.name",
       "e.email",
     ])
-    .where("x.token_hash", "=", tokenHash)
+    .where("l.token_hash", "=", tokenHash)
     .executeTakeFirst();
   if (!row) return null;
   return {
+    linkId: row.link_id,
     examinationId: row.id,
     submissionId: row.submission_id,
     role: row.role,
     state: row.state,
     examinerName: row.name,
     examinerEmail: row.email,
-    linkExpiresAt: row.link_expires_at,
-    linkRevokedAt: row.link_revoked_at,
+    linkExpiresAt: row.expires_at,
+    linkRevokedAt: row.revoked_at,
   };
-}
-
-/**
- * What a counter of the shared request limits holds in its current window, without counting one
- * more (countRequest counts): null when there is none or its window has passed.
- */
-export async function peekRequestCount(
-  db: Executor,
-  key: string,
-  now: Date,
-): Promise<{ count: number; resetsAt: string } | null> {
-  const row = await db
-    .selectFrom("rate_limit_counters")
-    .select(["count", "resets_at"])
-    .where("key", "=", key)
-    .executeTakeFirst();
-  if (!row || row.resets_at <= nowIso(now)) return null;
-  return { count: Number(row.count), resetsAt: row.resets_at };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,7 +78,6 @@ export interface ExaminerAssignmentRecord {
   dueOn: string | null;
   receivedAt: string | null;
   lastOpenedAt: string | null;
-  linkExpiresAt: string | null;
   report: {
     fileName: string;
     uploadedAt: string;
@@ -113,7 +103,6 @@ export async function findAssignment(
       "x.due_on",
       "x.received_at",
       "x.last_opened_at",
-      "x.link_expires_at",
       "x.report_sha256",
       "x.report_file_name",
       "x.report_uploaded_at",
@@ -145,7 +134,6 @@ export async function findAssignment(
     dueOn: row.due_on,
     receivedAt: row.received_at,
     lastOpenedAt: row.last_opened_at,
-    linkExpiresAt: row.link_expires_at,
     report: hasReport
       ? {
           fileName: row.report_file_name ?? "",
@@ -153,43 +141,6 @@ export async function findAssignment(
           recommendation: row.recommendation as Recommendation,
         }
       : null,
-  };
-}
-
-/**
- * The thesis PDF an examiner downloads: the submission's current version (the newest upload),
- * whatever the school's review of it, so the internal examiner reads the corrected thesis.
- */
-export interface ThesisFile {
-  documentId: number;
-  version: number;
-  fileName: string;
-  sizeBytes: number;
-  pageCount: number;
-  sha256: string;
-  uploadedAt: string;
-}
-
-export async function findThesisFile(
-  db: Executor,
-  submissionId: number,
-): Promise<ThesisFile | null> {
-  const row = await db
-    .selectFrom("submission_documents")
-    .select(["id", "version", "file_name", "size_bytes", "page_count", "sha256", "uploaded_at"])
-    .where("submission_id", "=", submissionId)
-    .where("item", "=", "thesis")
-    .where("is_current", "=", 1)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
-    documentId: row.id,
-    version: Number(row.version),
-    fileName: row.file_name,
-    sizeBytes: Number(row.size_bytes),
-    pageCount: Number(row.page_count),
-    sha256: row.sha256,
-    uploadedAt: row.uploaded_at,
   };
 }
 
@@ -256,9 +207,10 @@ export async function lockExamination(db: Executor, examinationId: number): Prom
     .execute();
 }
 
-/** What the upload checks inside its transaction: the examination as it is now. */
+/** What the upload checks inside its transaction: the examination and the link as they are now. */
 export interface ExaminationNow {
   state: ExaminationState;
+  /** The link's own expiry and revocation. */
   linkExpiresAt: string | null;
   linkRevokedAt: string | null;
   receivedAt: string | null;
@@ -267,18 +219,20 @@ export interface ExaminationNow {
 
 export async function findExaminationNow(
   db: Executor,
-  examinationId: number,
+  link: Pick<LinkExamination, "examinationId" | "linkId">,
 ): Promise<ExaminationNow | null> {
   const row = await db
-    .selectFrom("examinations")
-    .select(["state", "link_expires_at", "link_revoked_at", "received_at", "report_uploaded_at"])
-    .where("id", "=", examinationId)
+    .selectFrom("examinations as x")
+    .innerJoin("examiner_links as l", "l.examination_id", "x.id")
+    .select(["x.state", "l.expires_at", "l.revoked_at", "x.received_at", "x.report_uploaded_at"])
+    .where("x.id", "=", link.examinationId)
+    .where("l.id", "=", link.linkId)
     .executeTakeFirst();
   if (!row) return null;
   return {
     state: row.state,
-    linkExpiresAt: row.link_expires_at,
-    linkRevokedAt: row.link_revoked_at,
+    linkExpiresAt: row.expires_at,
+    linkRevokedAt: row.revoked_at,
     receivedAt: row.received_at,
     reportUploadedAt: row.report_uploaded_at,
   };

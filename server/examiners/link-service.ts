@@ -10,13 +10,12 @@ import { FileMissingError, type FileStorage } from "../files/storage.js";
 import { findSubmissionById } from "../submissions/repository.js";
 import {
   findAssignment,
-  findThesisFile,
   markOpened,
   markReceived,
   type ExaminerAssignmentRecord,
   type LinkExamination,
-  type ThesisFile,
 } from "./link-repository.js";
+import { findCurrentThesis, type CurrentThesis } from "./repository.js";
 import { approveCorrections, readCorrections, type Corrections } from "./outcome.js";
 import { examinerField, moveRecord, recordExaminationEvent } from "./transitions.js";
 
@@ -57,7 +56,8 @@ function contactPhrase(config: Pick<Config, "contactEmail">): string {
  */
 export function presentAssignment(
   record: ExaminerAssignmentRecord,
-  thesis: ThesisFile | null,
+  link: Pick<LinkExamination, "linkExpiresAt">,
+  thesis: CurrentThesis | null,
   corrections: Corrections,
   config: Pick<Config, "contactEmail">,
 ): ExaminerAssignment {
@@ -102,25 +102,25 @@ export function presentAssignment(
     report: record.report,
     corrections: correctionsView,
     done,
-    // The link check refuses a link without an expiry, so this is always set here.
-    linkExpiresAt: record.linkExpiresAt ?? "",
+    // The link the page was opened with: the link check refuses one without an expiry.
+    linkExpiresAt: link.linkExpiresAt ?? "",
     schoolContact: config.contactEmail,
   };
 }
 
-/** The examination as the page shows it, read afresh. */
+/** The examination as the page opened with this link shows it, read afresh. */
 export async function readAssignment(
   db: Executor,
   config: Pick<Config, "contactEmail">,
-  examinationId: number,
+  link: Pick<LinkExamination, "examinationId" | "linkExpiresAt">,
 ): Promise<ExaminerAssignment> {
-  const record = await findAssignment(db, examinationId);
+  const record = await findAssignment(db, link.examinationId);
   if (!record) throw notFound("This examination no longer exists.");
   const [thesis, corrections] = await Promise.all([
-    findThesisFile(db, record.submissionId),
+    findCurrentThesis(db, record.submissionId),
     readCorrections(db, record.submissionId),
   ]);
-  return presentAssignment(record, thesis, corrections, config);
+  return presentAssignment(record, link, thesis, corrections, config);
 }
 
 /**
@@ -153,7 +153,7 @@ export async function openAssignment(
       );
     }
   });
-  return readAssignment(ctx.db, ctx.config, link.examinationId);
+  return readAssignment(ctx.db, ctx.config, link);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ export async function openThesisForExaminer(
   log: { error(details: object, message: string): void },
   now: Date = new Date(),
 ): Promise<ThesisDownload> {
-  const thesis = await findThesisFile(ctx.db, link.submissionId);
+  const thesis = await findCurrentThesis(ctx.db, link.submissionId);
   if (!thesis) {
     throw conflict(
       `There is no thesis to download yet: the student has not uploaded it. Please contact ${contactPhrase(ctx.config)}.`,
@@ -279,5 +279,5 @@ export async function approveCorrectionsByLink(
     link.submissionId,
     now,
   );
-  return readAssignment(ctx.db, ctx.config, link.examinationId);
+  return readAssignment(ctx.db, ctx.config, link);
 }

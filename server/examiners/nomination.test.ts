@@ -3,6 +3,7 @@ import type { AdminExaminationResponse } from "../../common/examiners.js";
 import { hashToken } from "../auth/tokens.js";
 import {
   createExaminer,
+  examinerLinksOf,
   readyToSend,
   sendAndGetTokens,
   submissionWithThesis,
@@ -176,15 +177,10 @@ describe("PUT /api/admin/submissions/:indexNumber/examiners/:role", () => {
     expect(data.replaced[0]?.replacedAt).not.toBeNull();
     expect(data.replaced[0]?.linkRevokedAt).not.toBeNull();
 
-    // No live examination answers to the old token any more.
-    const live = await t.db
-      .selectFrom("examinations")
-      .select("id")
-      .where("token_hash", "=", oldHash)
-      .where("state", "<>", "replaced")
-      .where("link_revoked_at", "is", null)
-      .execute();
-    expect(live).toEqual([]);
+    // The old token's link is revoked with its examination.
+    const links = await examinerLinksOf(t.db, examinationIds.internal);
+    expect(links.map((link) => link.token_hash)).toEqual([oldHash]);
+    expect(links[0]?.revoked_at).not.toBeNull();
     const old = await t.db
       .selectFrom("examinations")
       .selectAll()

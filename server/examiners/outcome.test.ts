@@ -4,6 +4,7 @@ import type { SubmissionDocumentsResponse } from "../../common/documents.js";
 import { hashToken } from "../auth/tokens.js";
 import { uniquePdf } from "../testing/documents.js";
 import {
+  examinerLinksOf,
   readyToSend,
   sendAndGetTokens,
   simulateReport,
@@ -254,7 +255,7 @@ describe("corrections", () => {
     expect(upload.statusCode).toBe(201);
     expect((await view(s.submission.indexNumber)).outcome?.correctionState).toBe("to_confirm");
 
-    // The internal examiner gets a fresh link to confirm; the old one no longer matches.
+    // The internal examiner gets a fresh link to confirm, beside the invitation's.
     const mails = await mailTo(s.internal.email);
     expect(mails).toHaveLength(mailsBefore + 1);
     const mail = mails.at(-1);
@@ -266,8 +267,11 @@ describe("corrections", () => {
       .selectAll()
       .where("id", "=", s.examinationIds.internal)
       .executeTakeFirstOrThrow();
-    expect(internal.token_hash).toBe(hashToken(token));
-    expect(internal.token_hash).not.toBe(oldHash);
+    const links = await examinerLinksOf(t.db, s.examinationIds.internal);
+    expect(links.map((link) => [link.token_hash, link.purpose, link.revoked_at])).toEqual([
+      [oldHash, "invitation", null],
+      [hashToken(token), "corrections", null],
+    ]);
     expect(internal.state).toBe("report_submitted");
     expect(await mailTo(s.external.email)).toHaveLength(1);
 

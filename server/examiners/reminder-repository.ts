@@ -49,7 +49,7 @@ export async function findReminderCandidates(
     .selectFrom("examinations as e")
     .select(["e.id", "e.due_on", offsetOf.as("offset_days")])
     .where("e.state", "in", ["sent", "received"])
-    .where("e.token_hash", "is not", null)
+    .where("e.link_created_at", "is not", null)
     .where("e.link_revoked_at", "is", null)
     .where("e.link_expires_at", ">", query.nowIso)
     .where("e.due_on", "is not", null)
@@ -137,7 +137,6 @@ export async function findExaminationForReminder(
       "s.index_number",
       "e.role",
       "e.state",
-      "e.token_hash",
       "e.sent_at",
       "e.link_created_at",
       "e.link_expires_at",
@@ -157,7 +156,7 @@ export async function findExaminationForReminder(
     indexNumber: row.index_number,
     role: row.role,
     state: row.state,
-    hasLink: row.token_hash !== null,
+    hasLink: row.link_created_at !== null,
     sentAt: row.sent_at,
     linkSentAt: row.link_created_at ?? row.sent_at,
     linkExpiresAt: row.link_expires_at,

@@ -1,20 +1,14 @@
 import type { FastifyBaseLogger } from "fastify";
-import {
-  EXAMINER_KIND_LABELS,
-  describeReminderOffset,
-  type ExaminerKind,
-  type Reminder,
-} from "../../common/examiners.js";
+import { describeReminderOffset, type Reminder } from "../../common/examiners.js";
 import { recordAudit } from "../accounts/audit.js";
 import type { SessionUser } from "../auth/session.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db, type Executor } from "../db/database.js";
 import { conflict, notFound } from "../errors.js";
-import { enqueueMail, type OutgoingMail } from "../mail/outbox.js";
-import { examinerInvitationMail } from "./mail.js";
+import { issueLink } from "./links.js";
+import { examinerReminderMail } from "./mail.js";
 import {
   addDays,
-  daysBetween,
   findExaminationForReminder,
   findLatestReminder,
   findReminderCandidates,
@@ -31,15 +25,15 @@ import { recordExaminationEvent } from "./transitions.js";
  * sends by hand from the overdue list. Each reminder is one transaction: its examiner_reminders
  * row, the mail in the outbox, the timeline event and the audit row, all or nothing.
  *
- * The reminder carries no link. Only the token's SHA-256 is stored, so the link cannot be
- * rebuilt; issuing a new token for the reminder would silently break the link in the invitation
- * the examiner may have kept. The reminder names the invitation's date and subject and says how
- * to get a new link (the school sends one with "Send to examiners" for that role).
+ * Each reminder carries a fresh link of its own (issue 24): only the tokens' hashes are stored, so
+ * the invitation's link cannot be mailed again, but an examination may have several live links,
+ * so the invitation's keeps working beside the reminder's until each expires or the school
+ * revokes them. A late examiner who lost the invitation opens the page from the reminder.
  */
 
 export interface ReminderContext {
   db: Db;
-  config: Pick<Config, "contactEmail" | "examiners">;
+  config: Pick<Config, "contactEmail" | "examiners" | "publicUrl">;
   log?: Pick<FastifyBaseLogger, "error">;
 }
 
@@ -194,20 +188,26 @@ async function remind(
     // Another server (or an overlapping run) recorded this scheduled reminder first: it sends it.
     if (!reminder) return null;
 
-    await enqueueMail(
+    await issueLink(
       trx,
-      examinerReminderWithoutLinkMail({
-        to: found.examinerEmail,
-        examinerName: found.examinerName,
-        role: found.role,
-        thesisTitle: found.thesisTitle,
-        programme: found.programme,
-        dueOn: found.dueOn,
-        invitedOn: (found.linkSentAt ?? at).slice(0, 10),
-        today,
-        schoolContact: ctx.config.contactEmail,
-        offsetDays,
-      }),
+      ctx.config,
+      found.id,
+      "reminder",
+      (link) =>
+        examinerReminderMail({
+          to: found.examinerEmail,
+          examinerName: found.examinerName,
+          role: found.role,
+          thesisTitle: found.thesisTitle,
+          programme: found.programme,
+          dueOn: found.dueOn,
+          link: link.url,
+          linkExpiresAt: link.expiresAt,
+          invitedOn: (found.linkSentAt ?? at).slice(0, 10),
+          today,
+          schoolContact: ctx.config.contactEmail,
+          offsetDays,
+        }),
       now,
     );
     await recordExaminationEvent(trx, {
@@ -274,85 +274,4 @@ async function refuseTooSoon(trx: Executor, examinationId: number, now: Date): P
 /** "2025-09-15 14:05" from an ISO time. */
 function clock(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The mail
-
-export interface ReminderMailInput {
-  to: string;
-  examinerName: string;
-  role: ExaminerKind;
-  thesisTitle: string | null;
-  programme: string;
-  /** YYYY-MM-DD, or null when the school set none. */
-  dueOn: string | null;
-  /** YYYY-MM-DD the invitation with the current link was mailed. */
-  invitedOn: string;
-  /** YYYY-MM-DD, UTC: the mail says "in 7 days", "today" or "9 days ago" from this day. */
-  today: string;
-  schoolContact: string | null;
-  /** The schedule's offset; null for a reminder sent by hand. */
-  offsetDays: number | null;
-}
-
-/**
- * The reminder: when the report is due, and where the examiner's link is (the invitation of
- * `invitedOn`, by its subject), never the link itself, which the server cannot rebuild from the
- * token's hash. The invitation's subject comes from its own template so the two always agree.
- */
-export function examinerReminderWithoutLinkMail(input: ReminderMailInput): OutgoingMail {
-  const thesis = input.thesisTitle
-    ? `"${input.thesisTitle}" (${input.programme})`
-    : `a thesis in ${input.programme}`;
-  const invitationSubject = examinerInvitationMail({
-    to: input.to,
-    examinerName: input.examinerName,
-    role: input.role,
-    thesisTitle: input.thesisTitle,
-    programme: input.programme,
-    link: "",
-    dueOn: input.dueOn ?? "",
-    linkExpiresAt: "",
-    schoolContact: input.schoolContact,
-  }).subject;
-  const ask = input.schoolContact
-    ? `write to ${input.schoolContact}`
-    : "reply to the School of Graduate Studies";
-  return {
-    to: input.to,
-    subject: `Reminder: examination report for ${input.thesisTitle ?? input.programme}`,
-    text: [
-      `Dear ${input.examinerName},`,
-      "",
-      `This is a reminder that your report as ${EXAMINER_KIND_LABELS[input.role].toLowerCase()} examiner of ${thesis} ${dueWords(input.dueOn, input.today)}.`,
-      "",
-      `Your personal examination page, where you download the thesis and upload your report, is the link in our mail of ${input.invitedOn} with the subject "${invitationSubject}".`,
-      "For your security the link is not repeated in reminders.",
-      `If you cannot find that mail, ${ask} and we will send you a new link.`,
-      "",
-      "If you have already uploaded your report, please ignore this mail.",
-      "",
-      "School of Graduate Studies",
-    ].join("\n"),
-    template: {
-      name: "examiner_reminder",
-      params: {
-        role: input.role,
-        dueOn: input.dueOn,
-        offsetDays: input.offsetDays,
-        invitedOn: input.invitedOn,
-      },
-    },
-  };
-}
-
-function dueWords(dueOn: string | null, today: string): string {
-  if (dueOn === null) return "is awaited";
-  const days = daysBetween(today, dueOn);
-  if (days > 1) return `is due on ${dueOn}, in ${days} days`;
-  if (days === 1) return `is due tomorrow, ${dueOn}`;
-  if (days === 0) return `is due today, ${dueOn}`;
-  if (days === -1) return `was due yesterday, ${dueOn}`;
-  return `was due on ${dueOn}, ${-days} days ago`;
 }

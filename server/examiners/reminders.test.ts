@@ -1,14 +1,14 @@
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ExaminationState } from "../../common/examiners.js";
 import { buildApp } from "../app.js";
 import { nowIso } from "../db/database.js";
 import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { insertExaminerLink } from "../testing/examiners.js";
+import { examinerReminderMail } from "./mail.js";
 import { EXAMINER_REMINDERS_JOB } from "./reminders.js";
 import {
   MANUAL_REMINDER_GAP_MS,
-  examinerReminderWithoutLinkMail,
   latestDueOffset,
   sendDueReminders,
   sendManualReminder,
@@ -40,6 +40,7 @@ afterAll(async () => {
 beforeEach(async () => {
   // Every run looks at every examination: each test starts from none.
   await t.db.deleteFrom("examiner_reminders").execute();
+  await t.db.deleteFrom("examiner_links").execute();
   await t.db.deleteFrom("examinations").execute();
   await t.db.deleteFrom("outbox").execute();
   await t.db.deleteFrom("audit_log").execute();
@@ -100,10 +101,6 @@ async function examination(setup: ExaminationSetup = {}) {
       state,
       nominated_by: admin.id,
       nominated_at: "2026-02-01T09:00:00.000Z",
-      token_hash:
-        sentAt === null
-          ? null
-          : createHash("sha256").update(randomBytes(32).toString("base64url")).digest("hex"),
       link_created_at: sentAt,
       link_expires_at: sentAt === null ? null : (setup.linkExpiresAt ?? "2026-06-06T09:00:00.000Z"),
       link_revoked_at: setup.linkRevokedAt ?? null,
@@ -115,7 +112,16 @@ async function examination(setup: ExaminationSetup = {}) {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  return { id: row.id, submissionId: submission.id, email };
+  // The invitation's link, as "Send to examiners" stores it.
+  const invitationToken =
+    sentAt === null
+      ? null
+      : await insertExaminerLink(t.db, row.id, {
+          createdAt: sentAt,
+          expiresAt: setup.linkExpiresAt ?? "2026-06-06T09:00:00.000Z",
+          revokedAt: setup.linkRevokedAt ?? null,
+        });
+  return { id: row.id, submissionId: submission.id, email, invitationToken };
 }
 
 const run = (now: Date) => sendDueReminders(t.app, now);
@@ -188,15 +194,17 @@ describe("the scheduled reminders", () => {
   it("sends nothing to a replaced examiner, over a revoked or expired link, or before the link is sent", async () => {
     const replaced = await examination({ state: "replaced" });
     const revoked = await examination({ linkRevokedAt: "2026-03-01T10:00:00.000Z" });
-    const expired = await examination({ linkExpiresAt: onDay(6).toISOString() });
+    const expired = await examination({ linkExpiresAt: onDay(-8).toISOString() });
+    const expiring = await examination({ linkExpiresAt: onDay(6).toISOString() });
     const notSent = await examination({ state: "nominated", sentAt: null });
     const noDueDate = await examination({ dueOn: null });
     for (const day of [-7, 0, 7, 14]) await run(onDay(day));
-    for (const e of [replaced, revoked, notSent, noDueDate]) {
+    for (const e of [replaced, revoked, expired, notSent, noDueDate]) {
       expect(await offsetsSent(e.id)).toEqual([]);
     }
-    // The expired link still worked for the first two.
-    expect(await offsetsSent(expired.id)).toEqual([-7, 0]);
+    // The invitation's link still worked for the first two, and each reminder carried a link of
+    // its own that works on after the invitation's expired.
+    expect(await offsetsSent(expiring.id)).toEqual([-7, 0, 7, 14]);
   });
 
   it("after days without a run, sends only the latest reminder due and never the missed ones", async () => {
@@ -264,7 +272,7 @@ describe("the scheduled reminders", () => {
     expect(await offsetsSent(newest.id)).toEqual([0]);
   });
 
-  it("mails the examiner when the report is due and where their link is, without the link", async () => {
+  it("mails the examiner when the report is due, with a fresh link of its own", async () => {
     const e = await examination({ role: "external" });
     await run(onDay(-7, "06:30:00.000Z"));
     const [mail] = await mailsTo(e.email);
@@ -274,34 +282,108 @@ describe("the scheduled reminders", () => {
         /^Reminder: examination report for Rainfall and Cocoa Yields \d+$/,
       ),
       created_at: "2026-03-13T06:30:00.000Z",
+      carries_secret: 1,
     });
     const title = mail!.subject.slice("Reminder: examination report for ".length);
     expect(mail!.text_body).toContain(`Dear Prof. Examiner ${count},`);
     expect(mail!.text_body).toContain(
       `your report as external examiner of "${title}" (MPhil Economics) is due on 2026-03-20, in 7 days.`,
     );
+    const token = new RegExp(`^http://localhost:\\d+/examiner#([A-Za-z0-9_-]{43})$`, "m").exec(
+      mail!.text_body,
+    )?.[1];
+    expect(token).toHaveLength(43);
+    expect(token).not.toBe(e.invitationToken);
+    // ETS_EXAMINER_LINK_DAYS (120) from the reminder's day; the invitation's link works too.
     expect(mail!.text_body).toContain(
-      `the link in our mail of 2026-02-06 with the subject "Thesis for examination: ${title}".`,
+      "This link works until 2026-07-11; the link in our invitation of 2026-02-06 works too.",
     );
-    expect(mail!.text_body).toContain(
-      `If you cannot find that mail, write to ${CONTACT} and we will send you a new link.`,
-    );
-    expect(mail!.text_body).not.toMatch(/\/examiner#|https?:\/\//);
+    expect(mail!.text_body).toContain(`Questions about this examination: ${CONTACT}.`);
+    // The template's parameters (readable by administrators) never hold the link.
     expect(JSON.parse(mail!.template)).toEqual({
       name: "examiner_reminder",
       params: { role: "external", dueOn: DUE, offsetDays: -7, invitedOn: "2026-02-06" },
     });
+    const links = await t.db
+      .selectFrom("examiner_links")
+      .select(["purpose", "created_at", "expires_at", "revoked_at"])
+      .where("examination_id", "=", e.id)
+      .orderBy("id")
+      .execute();
+    expect(links).toEqual([
+      {
+        purpose: "invitation",
+        created_at: INVITED_AT,
+        expires_at: "2026-06-06T09:00:00.000Z",
+        revoked_at: null,
+      },
+      {
+        purpose: "reminder",
+        created_at: "2026-03-13T06:30:00.000Z",
+        expires_at: "2026-07-11T06:30:00.000Z",
+        revoked_at: null,
+      },
+    ]);
+    // The examination's links now work until the reminder's expires.
+    const row = await t.db
+      .selectFrom("examinations")
+      .select(["link_expires_at", "link_created_at"])
+      .where("id", "=", e.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      link_expires_at: "2026-07-11T06:30:00.000Z",
+      link_created_at: INVITED_AT,
+    });
+  });
+
+  it("gives a late examiner a link that opens the page beside the invitation's, until the school revokes both", async () => {
+    // The route's clock is the real one: links that work for years yet.
+    const e = await examination({ linkExpiresAt: "2099-01-01T00:00:00.000Z" });
+    expect((await remindByHand(e.id)).statusCode).toBe(201);
+    const [mail] = await mailsTo(e.email);
+    const token = /\/examiner#([A-Za-z0-9_-]{43})/.exec(mail?.text_body ?? "")?.[1] ?? "";
+    expect(token).toHaveLength(43);
+    const open = (with_: string) =>
+      t.app.inject({
+        method: "GET",
+        url: "/api/examiner/assignment",
+        headers: { authorization: `Examiner ${with_}` },
+      });
+    for (const working of [token, e.invitationToken ?? ""]) {
+      const res = await open(working);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ data: { examinerName: `Prof. Examiner ${count}` } });
+    }
+    const revoke = await t.app.inject({
+      method: "POST",
+      url: `/api/admin/examinations/${e.id}/revoke`,
+      headers: admin.headers,
+    });
+    expect(revoke.statusCode).toBe(200);
+    for (const revoked of [token, e.invitationToken ?? ""]) {
+      const res = await open(revoked);
+      expect(res.statusCode).toBe(410);
+      expect(res.json()).toMatchObject({ reason: "revoked" });
+    }
+    const audit = await t.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("event", "=", "examiner.link_revoked")
+      .executeTakeFirstOrThrow();
+    expect(audit.actor_user_id).toBe(admin.id);
   });
 
   it("says when the report is or was due in words from the day it is sent", () => {
     const text = (today: string, dueOn: string | null) =>
-      examinerReminderWithoutLinkMail({
+      examinerReminderMail({
         to: "x@uni.test",
         examinerName: "Prof. X",
         role: "internal",
         thesisTitle: null,
         programme: "MSc Physics",
         dueOn,
+        link: "http://localhost:3000/examiner#token",
+        linkExpiresAt: "2026-07-11T06:30:00.000Z",
         invitedOn: "2026-02-06",
         today,
         schoolContact: null,
@@ -315,7 +397,7 @@ describe("the scheduled reminders", () => {
     expect(text("2026-04-03", DUE)).toContain("was due on 2026-03-20, 14 days ago.");
     expect(text("2026-04-03", null)).toContain("of a thesis in MSc Physics is awaited.");
     expect(text("2026-04-03", DUE)).toContain(
-      "If you cannot find that mail, reply to the School of Graduate Studies and we will send you a new link.",
+      "Questions about this examination: reply to the School of Graduate Studies.",
     );
   });
 

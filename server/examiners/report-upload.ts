@@ -173,7 +173,7 @@ export async function submitExaminerReport(
   upload: ReportUpload,
   now: Date = new Date(),
 ): Promise<ExaminerAssignment> {
-  const before = await findExaminationNow(ctx.db, link.examinationId);
+  const before = await findExaminationNow(ctx.db, link);
   if (!before) throw notFound("This examination no longer exists.");
   const early = refuseReport(before, ctx.config.contactEmail);
   if (early) throw early;
@@ -209,7 +209,7 @@ export async function submitExaminerReport(
   const at = nowIso(now);
   await ctx.db.transaction().execute(async (trx) => {
     await lockExamination(trx, link.examinationId);
-    const current = await findExaminationNow(trx, link.examinationId);
+    const current = await findExaminationNow(trx, link);
     if (!current) throw notFound("This examination no longer exists.");
     const stopped = linkRefusalFor({ ...link, ...current }, now);
     if (stopped !== null) {
@@ -282,5 +282,5 @@ export async function submitExaminerReport(
       );
     }
   });
-  return readAssignment(ctx.db, ctx.config, link.examinationId);
+  return readAssignment(ctx.db, ctx.config, link);
 }

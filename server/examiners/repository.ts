@@ -210,10 +210,13 @@ export interface StoredExamination {
   examiner: { id: number; name: string; email: string; institution: string; kind: ExaminerKind };
   nominatedBy: number | null;
   nominatedAt: string;
-  /** Whether a link was ever sent (the hash itself never leaves the repository). */
+  /** Whether a link was ever sent (the hashes themselves never leave the repositories). */
   hasLink: boolean;
+  /** When the latest invitation (or corrections) link was made. */
   linkCreatedAt: string | null;
+  /** The latest expiry of the examination's links (each reminder's link moves it on). */
   linkExpiresAt: string | null;
+  /** When the school last revoked the examination's links; a new send clears it. */
   linkRevokedAt: string | null;
   sentAt: string | null;
   dueOn: string | null;
@@ -260,7 +263,7 @@ function rowToExamination(row: ExaminationRow): StoredExamination {
     },
     nominatedBy: row.nominated_by,
     nominatedAt: row.nominated_at,
-    hasLink: row.token_hash !== null,
+    hasLink: row.link_created_at !== null,
     linkCreatedAt: row.link_created_at,
     linkExpiresAt: row.link_expires_at,
     linkRevokedAt: row.link_revoked_at,
@@ -289,17 +292,6 @@ function selectExaminations(db: Executor) {
 
 export async function findExamination(db: Executor, id: number): Promise<StoredExamination | null> {
   const row = await selectExaminations(db).where("examinations.id", "=", id).executeTakeFirst();
-  return row ? rowToExamination(row) : null;
-}
-
-/** The examination a link's token belongs to, whatever its state (the caller judges it). */
-export async function findExaminationByTokenHash(
-  db: Executor,
-  tokenHash: string,
-): Promise<StoredExamination | null> {
-  const row = await selectExaminations(db)
-    .where("examinations.token_hash", "=", tokenHash)
-    .executeTakeFirst();
   return row ? rowToExamination(row) : null;
 }
 
@@ -359,7 +351,7 @@ export async function insertExamination(
   return id;
 }
 
-/** Ends an examination: its link stops working now (the hash stays, so a use is "replaced"). */
+/** Ends an examination: its links stop working now (a use of one answers "replaced"). */
 export async function markExaminationReplaced(
   db: Executor,
   id: number,
@@ -377,14 +369,24 @@ export async function markExaminationReplaced(
     })
     .where("id", "=", id)
     .execute();
+  await revokeLinksOf(db, id, at);
 }
 
-/** A new link for an examination: the token's hash replaces the old one, which stops working. */
-export async function setExaminationLink(
+export type LinkPurpose = "invitation" | "reminder" | "corrections";
+
+/**
+ * A new link for an examination, stored as its token's hash with its own expiry. The
+ * examination's earlier links keep working until they expire or are revoked. The examination
+ * keeps the latest expiry of its links; an invitation or a corrections link is also its latest
+ * link sent (link_created_at) and lifts an earlier revocation for the links made from now on
+ * (the revoked links stay revoked).
+ */
+export async function addExaminationLink(
   db: Executor,
-  id: number,
+  examinationId: number,
   link: {
     tokenHash: string;
+    purpose: LinkPurpose;
     createdAt: string;
     expiresAt: string;
     /** When sending (not when renewing for corrections): sent_at, due date and state. */
@@ -392,26 +394,48 @@ export async function setExaminationLink(
   },
 ): Promise<void> {
   await db
+    .insertInto("examiner_links")
+    .values({
+      examination_id: examinationId,
+      token_hash: link.tokenHash,
+      purpose: link.purpose,
+      created_at: link.createdAt,
+      expires_at: link.expiresAt,
+    })
+    .execute();
+  const expiresAt = sql<string>`case when link_expires_at is null or link_expires_at < ${link.expiresAt} then ${link.expiresAt} else link_expires_at end`;
+  await db
     .updateTable("examinations")
     .set({
-      token_hash: link.tokenHash,
-      link_created_at: link.createdAt,
-      link_expires_at: link.expiresAt,
-      link_revoked_at: null,
+      link_expires_at: expiresAt,
+      ...(link.purpose === "reminder"
+        ? {}
+        : { link_created_at: link.createdAt, link_revoked_at: null }),
       ...(link.sent
         ? { sent_at: link.createdAt, due_on: link.sent.dueOn, state: link.sent.state }
         : {}),
       updated_at: link.createdAt,
     })
-    .where("id", "=", id)
+    .where("id", "=", examinationId)
     .execute();
 }
 
-export async function revokeExaminationLink(db: Executor, id: number, at: string): Promise<void> {
+/** Revokes every link of the examination now; links made later are not touched. */
+export async function revokeExaminationLinks(db: Executor, id: number, at: string): Promise<void> {
   await db
     .updateTable("examinations")
     .set({ link_revoked_at: at, updated_at: at })
     .where("id", "=", id)
+    .execute();
+  await revokeLinksOf(db, id, at);
+}
+
+async function revokeLinksOf(db: Executor, examinationId: number, at: string): Promise<void> {
+  await db
+    .updateTable("examiner_links")
+    .set({ revoked_at: at })
+    .where("examination_id", "=", examinationId)
+    .where("revoked_at", "is", null)
     .execute();
 }
 
@@ -544,11 +568,19 @@ export async function setCorrectionsApproved(
 // ---------------------------------------------------------------------------------------------
 // The thesis the examiners read
 
+/**
+ * The submission's current thesis upload: the one reader for the administrators' checks and the
+ * examiner's download (the newest version, whatever the school's review of it, so the internal
+ * examiner reads the corrected thesis).
+ */
 export interface CurrentThesis {
   documentId: number;
   version: number;
   reviewState: "pending" | "accepted" | "returned" | "superseded";
   fileName: string;
+  sizeBytes: number;
+  pageCount: number;
+  sha256: string;
   uploadedAt: string;
 }
 
@@ -559,7 +591,16 @@ export async function findCurrentThesis(
 ): Promise<CurrentThesis | null> {
   const row = await db
     .selectFrom("submission_documents")
-    .select(["id", "version", "review_state", "file_name", "uploaded_at"])
+    .select([
+      "id",
+      "version",
+      "review_state",
+      "file_name",
+      "size_bytes",
+      "page_count",
+      "sha256",
+      "uploaded_at",
+    ])
     .where("submission_id", "=", submissionId)
     .where("item", "=", "thesis")
     .where("is_current", "=", 1)
@@ -570,6 +611,9 @@ export async function findCurrentThesis(
         version: Number(row.version),
         reviewState: row.review_state,
         fileName: row.file_name,
+        sizeBytes: Number(row.size_bytes),
+        pageCount: Number(row.page_count),
+        sha256: row.sha256,
         uploadedAt: row.uploaded_at,
       }
     : null;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorBodySchema } from "../../common/api.js";
+import { confirmationRequiredSchema } from "../../common/submissions-api.js";
 import {
   adminExaminationResponseSchema,
   examinationChangesSchema,
@@ -144,7 +145,11 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
         params: indexNumberParams,
         // A POST without a body (the usual "Send" click) reaches here as null.
         body: sendInputSchema.nullish(),
-        response: { 200: adminExaminationResponseSchema, ...refusals },
+        response: {
+          200: adminExaminationResponseSchema,
+          ...refusals,
+          409: z.union([confirmationRequiredSchema, errorBodySchema]),
+        },
       },
     },
     async (request) => {

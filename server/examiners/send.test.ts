@@ -4,6 +4,7 @@ import { hashToken } from "../auth/tokens.js";
 import { addDocumentVersion } from "../testing/documents.js";
 import {
   createExaminer,
+  examinerLinksOf,
   readyToSend,
   sendAndGetTokens,
   simulateReport,
@@ -147,8 +148,11 @@ describe("POST /api/admin/submissions/:indexNumber/examination/send", () => {
       expect(mails[0]?.template).not.toContain(token);
 
       const row = await examinationRow(examination?.id ?? 0);
-      expect(row.token_hash).toBe(hashToken(token));
-      expect(row.token_hash).not.toContain(token);
+      const links = await examinerLinksOf(t.db, examination?.id ?? 0);
+      expect(links.map((link) => [link.token_hash, link.purpose])).toEqual([
+        [hashToken(token), "invitation"],
+      ]);
+      expect(JSON.stringify(links)).not.toContain(token);
       expect(row.sent_at).not.toBeNull();
 
       const audit = await t.db
@@ -162,10 +166,10 @@ describe("POST /api/admin/submissions/:indexNumber/examination/send", () => {
     }
     // The two links differ.
     const [a, b] = await Promise.all([
-      examinationRow(data.internal?.id ?? 0),
-      examinationRow(data.external?.id ?? 0),
+      examinerLinksOf(t.db, data.internal?.id ?? 0),
+      examinerLinksOf(t.db, data.external?.id ?? 0),
     ]);
-    expect(a.token_hash).not.toBe(b.token_hash);
+    expect(a[0]?.token_hash).not.toBe(b[0]?.token_hash);
 
     const saved = await record(ready.submission.id);
     expect(saved).toMatchObject({
@@ -193,7 +197,7 @@ describe("POST /api/admin/submissions/:indexNumber/examination/send", () => {
     expect(notice.map((m) => m.body).join("\n")).not.toContain(ready.internal.name);
   });
 
-  it("a re-send to one role gives a new link, keeps the due date and a Received state", async () => {
+  it("a re-send to one role gives a new link beside the first, keeps the due date and a Received state", async () => {
     const ready = await readyToSend(t, { admin });
     const first = await sendAndGetTokens(t, ready.submission.indexNumber, admin);
     const id = first.examinationIds.internal;
@@ -215,11 +219,80 @@ describe("POST /api/admin/submissions/:indexNumber/examination/send", () => {
     expect(again.tokens.internal).not.toBe(first.tokens.internal);
     const row = await examinationRow(id);
     expect(row).toMatchObject({ state: "received", due_on: "2031-01-31" });
-    expect(row.token_hash).toBe(hashToken(again.tokens.internal ?? ""));
-    expect(row.token_hash).not.toBe(hashToken(first.tokens.internal ?? ""));
+    // Both links work: the examiner may open either mail.
+    const links = await examinerLinksOf(t.db, id);
+    expect(links.map((link) => [link.token_hash, link.revoked_at])).toEqual([
+      [hashToken(first.tokens.internal ?? ""), null],
+      [hashToken(again.tokens.internal ?? ""), null],
+    ]);
     expect((await record(ready.submission.id)).internal_examiner).toBe("received");
     expect(await mailTo(ready.internal.email)).toHaveLength(2);
     expect(await mailTo(ready.external.email)).toHaveLength(1);
+  });
+
+  it("asks for the skip's confirmation when earlier stages are not done, naming them, and writes nothing until then", async () => {
+    // Seen in use: stage "Not started", thesis not reviewed, most documents missing.
+    const ready = await readyToSend(t, { admin, overrides: { sgsStage: null } });
+    const refused = await send(ready.submission.indexNumber);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      success: false,
+      code: "confirmation_required",
+      message:
+        "Sending moves this record from Not started to Sent to Examiners, skipping Awaiting Review, Sent to Department and Nominations Ready: the student will see them as completed. Confirm to send.",
+      moves: [
+        {
+          submissionId: ready.submission.id,
+          field: "sgsStage",
+          from: null,
+          to: "sent_to_examiners",
+          kind: "skip",
+        },
+      ],
+    });
+    expect((await record(ready.submission.id)).sgs_stage).toBeNull();
+    expect(await mailTo(ready.internal.email)).toEqual([]);
+    const current = await view(ready.submission.indexNumber);
+    expect([current.internal?.state, current.external?.state]).toEqual(["nominated", "nominated"]);
+    // "false" is not a confirmation either.
+    expect(
+      (await send(ready.submission.indexNumber, { confirmOutOfOrder: false })).statusCode,
+    ).toBe(409);
+
+    const confirmed = await send(ready.submission.indexNumber, { confirmOutOfOrder: true });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await record(ready.submission.id)).sgs_stage).toBe("sent_to_examiners");
+    expect(await mailTo(ready.internal.email)).toHaveLength(1);
+    const [stageEvent] = await t.db
+      .selectFrom("submission_events")
+      .select(["from_value", "to_value", "kind", "confirmed_out_of_order", "actor_user_id"])
+      .where("submission_id", "=", ready.submission.id)
+      .where("field", "=", "sgsStage")
+      .execute();
+    expect(stageEvent).toEqual({
+      from_value: null,
+      to_value: "sent_to_examiners",
+      kind: "skip",
+      confirmed_out_of_order: 1,
+      actor_user_id: admin.id,
+    });
+  });
+
+  it("names the one stage skipped from Sent to Department, and needs no confirmation from Nominations Ready", async () => {
+    const early = await readyToSend(t, { admin });
+    await t.db
+      .updateTable("submissions")
+      .set({ sgs_stage: "sent_to_department" })
+      .where("id", "=", early.submission.id)
+      .execute();
+    const refused = await send(early.submission.indexNumber);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toContain(
+      "from Sent to Department to Sent to Examiners, skipping Nominations Ready: the student will see it as completed.",
+    );
+    const ready = await readyToSend(t, { admin });
+    expect((await record(ready.submission.id)).sgs_stage).toBe("nominations_ready");
+    expect((await send(ready.submission.indexNumber)).statusCode).toBe(200);
   });
 
   it("writes nothing when the send fails halfway (one transaction)", async () => {
@@ -234,10 +307,11 @@ describe("POST /api/admin/submissions/:indexNumber/examination/send", () => {
       .selectAll()
       .where("submission_id", "=", ready.submission.id)
       .execute();
-    expect(rows.map((r) => [r.state, r.token_hash, r.sent_at, r.due_on])).toEqual([
+    expect(rows.map((r) => [r.state, r.link_created_at, r.sent_at, r.due_on])).toEqual([
       ["nominated", null, null, null],
       ["nominated", null, null, null],
     ]);
+    expect(await examinerLinksOf(t.db, rows[0]?.id ?? 0)).toEqual([]);
     expect(await mailTo(ready.internal.email)).toEqual([]);
     const after = await record(ready.submission.id);
     expect([after.sgs_stage, after.internal_examiner, after.version]).toEqual([
@@ -301,9 +375,10 @@ describe("POST /api/admin/examinations/:id/revoke", () => {
   const revoke = (id: number, headers = admin.headers) =>
     t.app.inject({ method: "POST", url: `/api/admin/examinations/${id}/revoke`, headers });
 
-  it("stops the link at once; a send to that role gives a working one again", async () => {
+  it("stops every link of the examination at once; a send to that role gives a working one again", async () => {
     const ready = await readyToSend(t, { admin });
-    const { examinationIds } = await sendAndGetTokens(t, ready.submission.indexNumber, admin);
+    const first = await sendAndGetTokens(t, ready.submission.indexNumber, admin);
+    const { examinationIds } = first;
     const res = await revoke(examinationIds.internal);
     expect(res.statusCode).toBe(200);
     expect(res.json<AdminExaminationResponse>().data.internal?.linkRevokedAt).not.toBeNull();
@@ -324,7 +399,12 @@ describe("POST /api/admin/examinations/:id/revoke", () => {
     });
     const row = await examinationRow(examinationIds.internal);
     expect(row.link_revoked_at).toBeNull();
-    expect(row.token_hash).toBe(hashToken(again.tokens.internal ?? ""));
+    // The revoked link stays revoked; only the new one works.
+    const links = await examinerLinksOf(t.db, examinationIds.internal);
+    expect(links.map((link) => [link.token_hash, link.revoked_at === null])).toEqual([
+      [hashToken(first.tokens.internal ?? ""), false],
+      [hashToken(again.tokens.internal ?? ""), true],
+    ]);
   });
 
   it("refuses an examination never sent", async () => {

@@ -1,10 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import {
   CORRECTION_OUTCOMES,
   EXAMINER_KIND_LABELS,
   RECOMMENDATION_LABELS,
-  examinerLinkUrl,
   type AdminExaminationResponse,
   type ExaminationChanges,
   type ExaminerChanges,
@@ -19,20 +17,25 @@ import {
   type StudentExamination,
 } from "../../common/examiners.js";
 import type { Submission } from "../../common/submission.js";
-import { EXAMINERS } from "../../common/workflow.js";
+import {
+  EXAMINERS,
+  SGS_STAGE_LABELS,
+  skippedSgsStages,
+  type SgsStage,
+} from "../../common/workflow.js";
 import { recordAudit, type AuditEntry } from "../accounts/audit.js";
 import { canReadSubmission } from "../auth/policy.js";
 import type { SessionUser } from "../auth/session.js";
-import { hashToken } from "../auth/tokens.js";
 import type { Config } from "../config.js";
 import { nowIso, type Db, type Executor } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
 import { conflict, forbidden, notFound, validationError } from "../errors.js";
 import { FileMissingError, type FileStorage } from "../files/storage.js";
-import { enqueueMail } from "../mail/outbox.js";
 import { notifyOutcome } from "../messages/service.js";
+import { confirmationRequired } from "../submissions/problems.js";
 import { findSubmissionByIndexNumber, lockSubmission } from "../submissions/repository.js";
-import { correctionsReadyMail, examinerInvitationMail } from "./mail.js";
+import { issueLink, type IssuedLink } from "./links.js";
+import { correctionsReadyMail, examinerInvitationMail, type ExaminerMailInput } from "./mail.js";
 import { approveCorrections, readCorrections } from "./outcome.js";
 import {
   presentExamination,
@@ -55,8 +58,7 @@ import {
   listReminders,
   listReplacedExaminations,
   markExaminationReplaced,
-  revokeExaminationLink,
-  setExaminationLink,
+  revokeExaminationLinks,
   updateExaminationDueOn,
   updateExaminer,
   type CurrentThesis,
@@ -305,7 +307,7 @@ async function lockedSubmission(trx: Executor, indexNumber: string): Promise<Sub
 
 /**
  * Nominates an examiner for a role, or replaces the current one: the replaced examination ends
- * ("replaced") and its link stops working at once. When both roles are filled and the record is
+ * ("replaced") and its links stop working at once. When both roles are filled and the record is
  * "Sent to Department", it moves on to "Nominations Ready" (only from there: an earlier stage
  * means the department has not had the thesis yet, a later one has already moved past).
  */
@@ -404,17 +406,6 @@ export async function nominateExaminer(
 // ---------------------------------------------------------------------------------------------
 // Links
 
-/** A new link's token (256 bits) and what is stored of it. */
-function newLinkToken(): { token: string; tokenHash: string } {
-  const token = randomBytes(32).toString("base64url");
-  return { token, tokenHash: hashToken(token) };
-}
-
-/** When a link made at `now` stops working. */
-function linkExpiresAt(config: ExaminerContext["config"], now: Date): string {
-  return nowIso(new Date(now.getTime() + config.examiners.linkDays * DAY_MS));
-}
-
 /** YYYY-MM-DD, `days` after `now` (UTC). */
 function dayAfter(now: Date, days: number): string {
   return new Date(now.getTime() + days * DAY_MS).toISOString().slice(0, 10);
@@ -424,16 +415,17 @@ function mailInput(
   config: ExaminerContext["config"],
   submission: Pick<Submission, "thesisTitle" | "programme">,
   examination: StoredExamination,
-  link: { token: string; dueOn: string; expiresAt: string },
-) {
+  link: IssuedLink,
+  dueOn: string,
+): ExaminerMailInput {
   return {
     to: examination.examiner.email,
     examinerName: examination.examiner.name,
     role: examination.role,
     thesisTitle: submission.thesisTitle,
     programme: submission.programme,
-    link: examinerLinkUrl(config.publicUrl, link.token),
-    dueOn: link.dueOn,
+    link: link.url,
+    dueOn,
     linkExpiresAt: link.expiresAt,
     schoolContact: config.contactEmail,
   };
@@ -446,8 +438,8 @@ export interface SentLinks {
 }
 
 /**
- * "Send to examiners": each examination sent gets a new link (the previous one, if any, stops
- * working), a due date (kept when it had one), the invitation mail in the outbox, and the record
+ * "Send to examiners": each examination sent gets a new link (its earlier ones keep working until
+ * they expire or are revoked), a due date (kept when it had one), the invitation mail in the outbox, and the record
  * moves to "Sent to Examiners" with that examiner "Awaiting" (never moved back from "Received"
  * or "Report Submitted"). Without `roles`: every examination only nominated so far.
  */
@@ -471,26 +463,24 @@ export async function sendToExaminers(
     const targets = roles
       ? current.filter((e) => roles.includes(e.role))
       : current.filter((e) => e.state === "nominated");
+    const skipped = skippedSgsStages(submission.sgsStage, "sent_to_examiners");
+    const confirmed = input.confirmOutOfOrder === true && skipped.length > 0;
+    if (skipped.length > 0 && !confirmed) throw sendSkipsStages(submission, skipped);
 
     const tokens: SentLinks["tokens"] = {};
     const move: RecordMove = { sgsStage: "sent_to_examiners" };
-    const expiresAt = linkExpiresAt(ctx.config, now);
     for (const examination of targets) {
-      const { token, tokenHash } = newLinkToken();
       const dueOn = examination.dueOn ?? dayAfter(now, ctx.config.examiners.reportDueDays);
       const resend = examination.state !== "nominated";
-      await setExaminationLink(trx, examination.id, {
-        tokenHash,
-        createdAt: at,
-        expiresAt,
-        sent: { dueOn, state: resend ? examination.state : "sent" },
-      });
-      await enqueueMail(
+      const link = await issueLink(
         trx,
-        examinerInvitationMail(
-          mailInput(ctx.config, submission, examination, { token, dueOn, expiresAt }),
-        ),
+        ctx.config,
+        examination.id,
+        "invitation",
+        (issued) =>
+          examinerInvitationMail(mailInput(ctx.config, submission, examination, issued, dueOn)),
         now,
+        { dueOn, state: resend ? examination.state : "sent" },
       );
       if (submission[examinerField(examination.role)] === null) {
         move[examinerField(examination.role)] = "awaiting";
@@ -510,23 +500,48 @@ export async function sendToExaminers(
             examinationId: examination.id,
             resend,
             dueOn,
-            expiresAt,
+            expiresAt: link.expiresAt,
           },
         },
         now,
       );
-      tokens[examination.role] = token;
+      tokens[examination.role] = link.token;
     }
-    await moveRecord(trx, ctx.config, submission.id, move, admin.id, at);
+    await moveRecord(trx, ctx.config, submission.id, move, admin.id, at, confirmed);
     return { view: await buildView(trx, submission), tokens };
   });
 }
 
 /**
+ * Sending moves the record to "Sent to Examiners"; from an earlier stage than "Nominations
+ * Ready" that skips stages, which the student's status then shows completed. As a manual skip
+ * does, it needs the administrator's confirmation (confirmOutOfOrder), and the 409 names them.
+ */
+function sendSkipsStages(submission: Submission, skipped: SgsStage[]) {
+  const from = submission.sgsStage ? SGS_STAGE_LABELS[submission.sgsStage] : "Not started";
+  const names = skipped.map((stage) => SGS_STAGE_LABELS[stage]);
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return confirmationRequired(
+    [
+      {
+        submissionId: submission.id,
+        field: "sgsStage",
+        from: submission.sgsStage,
+        to: "sent_to_examiners",
+        kind: "skip",
+      },
+    ],
+    `Sending moves this record from ${from} to ${SGS_STAGE_LABELS.sent_to_examiners}, skipping ${list}: the student will see ${names.length === 1 ? "it" : "them"} as completed. Confirm to send.`,
+  );
+}
+
+/**
  * After the student uploads the corrected thesis: the internal examiner is mailed a fresh link
- * (the token is stored only hashed, so the old one cannot be mailed again). It replaces the old
- * link and works `linkDays` from now, so a link that expired while the student corrected works
- * again; a link an administrator revoked is respected (no mail: the school confirms instead).
+ * (the tokens are stored only hashed, so an old one cannot be mailed again). It works `linkDays`
+ * from now beside the earlier links, so an examiner whose links expired while the student
+ * corrected can open the page again; links an administrator revoked are respected (no mail: the
+ * school confirms instead).
  * Call it in the upload's transaction. Returns the token mailed, or null when none was.
  */
 export async function mailCorrectionsReady(
@@ -540,18 +555,15 @@ export async function mailCorrectionsReady(
     (e) => e.role === "internal",
   );
   if (!internal?.hasLink || internal.linkRevokedAt !== null) return null;
-  const { token, tokenHash } = newLinkToken();
-  const expiresAt = linkExpiresAt(config, now);
-  await setExaminationLink(trx, internal.id, { tokenHash, createdAt: at, expiresAt });
-  await enqueueMail(
+  const link = await issueLink(
     trx,
-    correctionsReadyMail(
-      mailInput(config, submission, internal, {
-        token,
-        dueOn: internal.dueOn ?? at.slice(0, 10),
-        expiresAt,
-      }),
-    ),
+    config,
+    internal.id,
+    "corrections",
+    (issued) =>
+      correctionsReadyMail(
+        mailInput(config, submission, internal, issued, internal.dueOn ?? at.slice(0, 10)),
+      ),
     now,
   );
   await recordAudit(
@@ -565,12 +577,12 @@ export async function mailCorrectionsReady(
         role: "internal",
         examinationId: internal.id,
         reason: "corrections",
-        expiresAt,
+        expiresAt: link.expiresAt,
       },
     },
     now,
   );
-  return token;
+  return link.token;
 }
 
 /**
@@ -595,17 +607,19 @@ async function lockedExamination(
  * An administrator's change to one examination: its event on the submission's timeline and the
  * audit row about its examiner, written together so neither is forgotten.
  */
+interface ExaminationChange {
+  from: string | null;
+  to: string;
+  kind: string;
+  audit: AuditEntry["event"];
+  details: AuditEntry["details"];
+}
+
 async function recordExaminationChange(
   trx: Executor,
   admin: Admin,
   examination: StoredExamination,
-  change: {
-    from: string | null;
-    to: string;
-    kind: string;
-    audit: AuditEntry["event"];
-    details: AuditEntry["details"];
-  },
+  change: ExaminationChange,
   now: Date,
 ): Promise<void> {
   await recordExaminationEvent(trx, {
@@ -639,83 +653,85 @@ async function viewOf(trx: Executor, submissionId: number): Promise<AdminExamina
   return buildView(trx, { id: row.id, indexNumber: row.index_number });
 }
 
-/** Stops an examination's link at once; sending to that examiner again gives a new one. */
-export async function revokeLink(
+/**
+ * An administrator's change to the current examination of a role, in one transaction: the
+ * examination locked with its submission (a replaced one refused with `ifReplaced`), the change
+ * `apply` writes (null when there is nothing to change), its timeline event and audit row, and
+ * the view after it.
+ */
+async function changeExamination(
+  ctx: ExaminerContext,
+  admin: Admin,
+  examinationId: number,
+  ifReplaced: string,
+  now: Date,
+  apply: (
+    trx: Executor,
+    examination: StoredExamination,
+    at: string,
+  ) => Promise<ExaminationChange | null>,
+): Promise<AdminExamination> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const examination = await lockedExamination(trx, examinationId, ifReplaced);
+    const change = await apply(trx, examination, nowIso(now));
+    if (change) await recordExaminationChange(trx, admin, examination, change, now);
+    return viewOf(trx, examination.submissionId);
+  });
+}
+
+/**
+ * Revokes every link of an examination at once (the invitation's, the reminders', the
+ * corrections'); sending to that examiner again gives a new one.
+ */
+export function revokeLink(
   ctx: ExaminerContext,
   admin: Admin,
   examinationId: number,
   now: Date = new Date(),
 ): Promise<AdminExamination> {
-  const at = nowIso(now);
-  return ctx.db.transaction().execute(async (trx) => {
-    const examination = await lockedExamination(
-      trx,
-      examinationId,
-      "This examiner was replaced; their link already stopped working.",
-    );
-    if (!examination.hasLink) throw conflict("No link has been sent to this examiner yet.");
-    if (examination.linkRevokedAt !== null) {
-      throw conflict(`This link was already revoked on ${examination.linkRevokedAt.slice(0, 10)}.`);
+  const ifReplaced = "This examiner was replaced; their link already stopped working.";
+  return changeExamination(ctx, admin, examinationId, ifReplaced, now, async (trx, e, at) => {
+    if (!e.hasLink) throw conflict("No link has been sent to this examiner yet.");
+    if (e.linkRevokedAt !== null) {
+      throw conflict(`This link was already revoked on ${e.linkRevokedAt.slice(0, 10)}.`);
     }
-    await revokeExaminationLink(trx, examination.id, at);
-    await recordExaminationChange(
-      trx,
-      admin,
-      examination,
-      {
-        from: examination.state,
-        to: "link revoked",
-        kind: "revoke",
-        audit: "examiner.link_revoked",
-        details: { examinationId: examination.id, role: examination.role },
-      },
-      now,
-    );
-    return viewOf(trx, examination.submissionId);
+    await revokeExaminationLinks(trx, e.id, at);
+    return {
+      from: e.state,
+      to: "link revoked",
+      kind: "revoke",
+      audit: "examiner.link_revoked",
+      details: { examinationId: e.id, role: e.role },
+    };
   });
 }
 
 /** Changes an examination's due date (today or later; the reminders follow the new date). */
-export async function changeDueDate(
+export function changeDueDate(
   ctx: ExaminerContext,
   admin: Admin,
   examinationId: number,
   changes: ExaminationChanges,
   now: Date = new Date(),
 ): Promise<AdminExamination> {
-  const at = nowIso(now);
-  return ctx.db.transaction().execute(async (trx) => {
-    const examination = await lockedExamination(
-      trx,
-      examinationId,
-      "This examiner was replaced; change the due date of the current one.",
-    );
-    if (examination.report) {
-      throw conflict("This examiner's report is in; there is no due date to change.");
-    }
+  const ifReplaced = "This examiner was replaced; change the due date of the current one.";
+  const { dueOn } = changes;
+  return changeExamination(ctx, admin, examinationId, ifReplaced, now, async (trx, e, at) => {
+    if (e.report) throw conflict("This examiner's report is in; there is no due date to change.");
     // The shared schema checks the form; JavaScript's Date reads 2030-02-30 as 2 March.
-    if (new Date(`${changes.dueOn}T00:00:00Z`).toISOString().slice(0, 10) !== changes.dueOn) {
+    if (new Date(`${dueOn}T00:00:00Z`).toISOString().slice(0, 10) !== dueOn) {
       throw validationError("dueOn", "must be a real date");
     }
-    if (changes.dueOn < at.slice(0, 10)) {
-      throw validationError("dueOn", "must be today or later");
-    }
-    if (changes.dueOn === examination.dueOn) return viewOf(trx, examination.submissionId);
-    await updateExaminationDueOn(trx, examination.id, changes.dueOn, at);
-    await recordExaminationChange(
-      trx,
-      admin,
-      examination,
-      {
-        from: examination.dueOn,
-        to: changes.dueOn,
-        kind: "due_date",
-        audit: "examiner.due_date_changed",
-        details: { examinationId: examination.id, from: examination.dueOn, to: changes.dueOn },
-      },
-      now,
-    );
-    return viewOf(trx, examination.submissionId);
+    if (dueOn < at.slice(0, 10)) throw validationError("dueOn", "must be today or later");
+    if (dueOn === e.dueOn) return null;
+    await updateExaminationDueOn(trx, e.id, dueOn, at);
+    return {
+      from: e.dueOn,
+      to: dueOn,
+      kind: "due_date",
+      audit: "examiner.due_date_changed",
+      details: { examinationId: e.id, from: e.dueOn, to: dueOn },
+    };
   });
 }
 

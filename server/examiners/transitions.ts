@@ -40,6 +40,8 @@ export async function moveRecord(
   move: RecordMove,
   actor: Actor,
   at: string,
+  /** The administrator confirmed a move that skips stages (recorded with its events). */
+  confirmedOutOfOrder = false,
 ): Promise<Submission> {
   const submission = await findSubmissionById(trx, submissionId);
   if (!submission) throw notFound("The submission was removed.");
@@ -55,7 +57,10 @@ export async function moveRecord(
   if (changes.length === 0) return submission;
   const saved = await updateSubmissionFields(trx, submission.id, after, at, null);
   if (!saved) throw notFound("The submission was removed.");
-  await insertSubmissionEvents(trx, eventsFor(saved.id, changes, "edit", actor, at, false));
+  await insertSubmissionEvents(
+    trx,
+    eventsFor(saved.id, changes, "edit", actor, at, confirmedOutOfOrder),
+  );
   await notifyWorkflowChanges(trx, config, saved, changes, actor, at);
   return saved;
 }

@@ -252,13 +252,19 @@ export async function buildWorld(t: TestApp): Promise<FuzzWorld> {
       sessions.student = await newSession(t.db, student.id);
       sessions.admin = await newSession(t.db, admin.id);
     },
-    // A revocation keeps the token's hash, so clearing it makes the same token work again.
+    // A revocation keeps the tokens' hashes, so clearing it makes the same tokens work again.
     restoreLinks: async () => {
       await t.db
         .updateTable("examinations")
         .set({ link_revoked_at: null })
         .where("id", "in", keptWorking)
         .where("link_revoked_at", "is not", null)
+        .execute();
+      await t.db
+        .updateTable("examiner_links")
+        .set({ revoked_at: null })
+        .where("examination_id", "in", keptWorking)
+        .where("revoked_at", "is not", null)
         .execute();
     },
     prepareRoute: async (path) => {

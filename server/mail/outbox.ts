@@ -10,6 +10,27 @@ export interface OutgoingMail {
   replyTo?: string | null;
   /** Which mail this is, and its parameters, e.g. {"name":"sign_in_code","params":{...}}. */
   template: { name: string; params?: Record<string, unknown> };
+  /**
+   * The text holds a secret (a sign-in code, an examiner's link): the outbox keeps it only until
+   * the mail is delivered or given up on, then the text and the parameters are scrubbed (the
+   * recipient and the subject stay), and a production log never gets it.
+   */
+  secret?: boolean;
+}
+
+/** What a delivered secret mail's text says instead (migration 014 uses the same words). */
+export const SCRUBBED_MAIL_TEXT =
+  "This mail carried a sign-in code or a personal examination link. Its text was removed once " +
+  "the mail was delivered, so the secret is not kept on the server.";
+
+/** The columns that scrub a secret mail's row, keeping the template's name. */
+export function scrubbedMailColumns(templateJson: string) {
+  const { name } = JSON.parse(templateJson) as { name: string };
+  return {
+    text_body: SCRUBBED_MAIL_TEXT,
+    html_body: null,
+    template: JSON.stringify({ name, params: { scrubbed: true } }),
+  };
 }
 
 /**
@@ -59,6 +80,7 @@ function outboxRow(mail: OutgoingMail, at: string) {
     last_error: null,
     created_at: at,
     sent_at: null,
+    carries_secret: mail.secret ? 1 : 0,
   };
 }
 

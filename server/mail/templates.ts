@@ -37,6 +37,7 @@ export function signInCodeMail(input: {
       name: "sign_in_code",
       params: { to_email: input.to, to_name: toName, trackingCode: input.code },
     },
+    secret: true,
   };
 }
 

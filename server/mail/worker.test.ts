@@ -7,7 +7,8 @@ import { buildApp } from "../app.js";
 import { createTestDatabase, testConfig, type TestDatabase } from "../testing/test-app.js";
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from "../testing/smtp-peer.js";
 import { postJson, signInAs, signedInAdmin } from "../testing/accounts.js";
-import { enqueueMail } from "./outbox.js";
+import { contactMail } from "./templates.js";
+import { SCRUBBED_MAIL_TEXT, enqueueMail } from "./outbox.js";
 import { MAIL_MAX_ATTEMPTS, deliverDueMail, mailRetryDelayMs } from "./worker.js";
 import type { Config } from "../config.js";
 
@@ -92,6 +93,47 @@ describe("mail delivery through a real SMTP peer", () => {
     expect((await outboxRow("peer@st.school.edu")).status).toBe("sent");
   });
 
+  it("scrubs a delivered mail's secret from the outbox, keeping its recipient and subject", async () => {
+    const app = await startApp({ SMTP_URL: peer.url });
+    const email = "scrubbed@st.school.edu";
+    await postJson(app, "/api/create_user", { email, indexNumber: "ML-0009" });
+    const link = "http://localhost:3000/examiner#" + "k".repeat(43);
+    await enqueueMail(database.db, {
+      to: "examiner@uni.test",
+      subject: "Thesis for examination: Groundwater",
+      text: `Your personal examination page:\n${link}`,
+      template: { name: "examiner_invitation", params: { role: "external" } },
+      secret: true,
+    });
+    await enqueueMail(
+      database.db,
+      contactMail({ to: "office@school.test", from: email, message: "Kept" }),
+    );
+    const queued = await outboxRow(email);
+    const code = /"trackingCode":"(\d{6})"/.exec(queued.template)?.[1] ?? "";
+    expect(code).toMatch(/^\d{6}$/);
+
+    expect((await deliverDueMail(app)).sent).toBeGreaterThanOrEqual(3);
+    expect(codeIn(await peer.waitFor((m) => m.to.includes(email)))).toBe(code);
+    expect((await peer.waitFor((m) => m.to.includes("examiner@uni.test"))).text).toContain(link);
+
+    for (const [to, secret] of [
+      [email, code],
+      ["examiner@uni.test", link],
+    ] as const) {
+      const row = await outboxRow(to);
+      expect(row).toMatchObject({ status: "sent", to_address: to, text_body: SCRUBBED_MAIL_TEXT });
+      expect(row.subject.length).toBeGreaterThan(10);
+      expect(JSON.stringify(row)).not.toContain(secret);
+      expect(JSON.parse(row.template)).toMatchObject({ params: { scrubbed: true } });
+    }
+    expect((await outboxRow("examiner@uni.test")).subject).toBe(
+      "Thesis for examination: Groundwater",
+    );
+    // A mail without a secret keeps its text.
+    expect((await outboxRow("office@school.test")).text_body).toContain("Kept");
+  });
+
   it("keeps the mail through an SMTP outage and a server restart, then delivers it once", async () => {
     const email = "outage@st.school.edu";
     await peer.stop();
@@ -168,6 +210,9 @@ describe("mail delivery through a real SMTP peer", () => {
       expect(waits.slice(0, 7)).toEqual([1, 2, 4, 8, 16, 32, 64]);
       const failed = await outboxRow(email);
       expect(failed).toMatchObject({ status: "failed", attempts: MAIL_MAX_ATTEMPTS });
+      // Nothing will send it any more: its code does not stay at rest either.
+      expect(failed.text_body).toBe(SCRUBBED_MAIL_TEXT);
+      expect(failed.template).not.toContain("trackingCode");
       // Failed for good: later passes leave it alone.
       expect(await deliverDueMail(app, new Date(now + 24 * 60 * MINUTE))).toEqual({
         sent: 0,
@@ -299,9 +344,9 @@ describe("mail without SMTP_URL", () => {
     );
     const email = "offline@st.school.edu";
     await postJson(app, "/api/create_user", { email, indexNumber: "ML-0005" });
-    expect(await deliverDueMail(app)).toEqual({ sent: 1, retried: 0, failed: 0 });
     const code = /"trackingCode":"(\d{6})"/.exec((await outboxRow(email)).template)?.[1] ?? "";
     expect(code).toMatch(/^\d{6}$/);
+    expect(await deliverDueMail(app)).toEqual({ sent: 1, retried: 0, failed: 0 });
     // Through every path that sees the code: a wrong attempt, the real one, a repeat, a bad body.
     await postJson(app, "/api/user_sign_in", {
       email,
@@ -324,6 +369,48 @@ describe("mail without SMTP_URL", () => {
     expect(entry.mail?.text).toContain(`Your verification code is ${code}`);
     expect((await outboxRow(email)).status).toBe("sent");
     expect(lines.length).toBeGreaterThan(5);
+  });
+});
+
+describe("mail without SMTP_URL in production (ETS_MAIL_TO_LOG=on)", () => {
+  it("logs the recipient and subject of a secret mail, never its code or link", async () => {
+    const lines: string[] = [];
+    const app = await startApp(
+      {},
+      { logLevel: "info", mailSecretsToLog: false },
+      { write: (line) => void lines.push(line) },
+    );
+    const email = "production@st.school.edu";
+    await postJson(app, "/api/create_user", { email, indexNumber: "ML-0006" });
+    const code = /"trackingCode":"(\d{6})"/.exec((await outboxRow(email)).template)?.[1] ?? "";
+    expect(code).toMatch(/^\d{6}$/);
+    const link = "https://ets.school.test/examiner#" + "z".repeat(43);
+    await enqueueMail(database.db, {
+      to: "examiner@uni.test",
+      subject: "Thesis for examination: Soils",
+      text: `Your personal examination page:\n${link}`,
+      template: { name: "examiner_invitation" },
+      secret: true,
+    });
+    await enqueueMail(
+      database.db,
+      contactMail({ to: "office@school.test", from: email, message: "Plain words" }),
+    );
+    expect((await deliverDueMail(app)).sent).toBeGreaterThanOrEqual(3);
+
+    const log = lines.join("\n");
+    expect(log).not.toContain(code);
+    expect(log).not.toContain("z".repeat(43));
+    const logged = lines
+      .map((line) => JSON.parse(line) as { mail?: { to: string; subject: string; text?: string } })
+      .flatMap((entry) => (entry.mail ? [entry.mail] : []));
+    expect(logged).toContainEqual({ to: email, subject: "Your ETS Tracking verification code" });
+    expect(logged).toContainEqual({
+      to: "examiner@uni.test",
+      subject: "Thesis for examination: Soils",
+    });
+    // A mail without a secret is still readable in the log.
+    expect(logged.find((mail) => mail.to === "office@school.test")?.text).toContain("Plain words");
   });
 });
 

@@ -8,13 +8,15 @@ import { nowIso, type Db } from "../db/database.js";
 import { queueClaimOf, selectSkippingLocked } from "../db/dialect.js";
 import type { OutboxTable } from "../db/schema.js";
 import { lazyModule } from "../lazy-module.js";
+import { scrubbedMailColumns } from "./outbox.js";
 
 /**
  * Delivers the outbox (docs/decisions/004-accounts-and-mail.md). Each pass claims due rows one by
  * one (claimDueMail), so two passes, in one process or on several servers sharing the database
  * (docs/decisions/008-several-servers.md), never send the same row; a failed attempt is retried
  * with exponential back-off and, after MAIL_MAX_ATTEMPTS, the row is marked "failed" for the
- * administrators to see. A row is never deleted.
+ * administrators to see. A row is never deleted; a secret mail's text is scrubbed once the row is
+ * sent or failed (OutgoingMail.secret).
  */
 export const MAIL_MAX_ATTEMPTS = 8;
 const RETRY_BASE_MS = 60 * 1000;
@@ -45,7 +47,7 @@ export interface MailTransport {
 
 export interface MailDeps {
   db: Db;
-  config: Pick<Config, "smtpUrl" | "mailFrom">;
+  config: Pick<Config, "smtpUrl" | "mailFrom" | "mailSecretsToLog">;
   log: FastifyBaseLogger;
   /** Reused across passes by the worker; a one-off pass opens and closes its own. */
   transport?: MailTransport | null;
@@ -101,9 +103,15 @@ export async function deliverDueMail(
             ...(mail.html_body ? { html: mail.html_body } : {}),
             ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
           });
+        } else if (Number(mail.carries_secret) === 1 && !config.mailSecretsToLog) {
+          // Production without SMTP (ETS_MAIL_TO_LOG=on): who and what, never the code or link.
+          log.info(
+            { mail: { to: mail.to_address, subject: mail.subject } },
+            "mail not sent (no SMTP_URL); its text carries a secret and is not logged",
+          );
         } else {
           // No SMTP server configured: the log is the mailbox, so a local user can sign up
-          // offline. The one log line that may carry a sign-in code.
+          // offline. Outside production, the one log line that may carry a sign-in code.
           log.info(
             { mail: { to: mail.to_address, subject: mail.subject, text: mail.text_body } },
             "mail not sent (no SMTP_URL); its text follows",
@@ -111,7 +119,13 @@ export async function deliverDueMail(
         }
         await db
           .updateTable("outbox")
-          .set({ status: "sent", attempts, sent_at: nowIso(new Date()), last_error: null })
+          .set({
+            status: "sent",
+            attempts,
+            sent_at: nowIso(new Date()),
+            last_error: null,
+            ...secretScrubbed(mail),
+          })
           .where("id", "=", mail.id)
           .execute();
         report.sent += 1;
@@ -125,6 +139,8 @@ export async function deliverDueMail(
             attempts,
             last_error: lastError,
             next_attempt_at: nowIso(new Date(now.getTime() + mailRetryDelayMs(attempts))),
+            // Given up on: nothing will send this text any more.
+            ...(giveUp ? secretScrubbed(mail) : {}),
           })
           .where("id", "=", mail.id)
           .execute();
@@ -192,6 +208,14 @@ async function* claimDueMail(db: Db, now: Date): AsyncGenerator<OutboxRow> {
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) === 1) yield mail; // otherwise another pass has it
   }
+}
+
+/**
+ * A delivered secret (a sign-in code, an examiner's link) does not stay at rest in the outbox: the
+ * row keeps its recipient, subject and template name, the text and parameters go.
+ */
+function secretScrubbed(mail: OutboxRow) {
+  return Number(mail.carries_secret) === 1 ? scrubbedMailColumns(mail.template) : {};
 }
 
 function describeError(error: unknown): string {

@@ -13,14 +13,14 @@ export function staleVersion(current: Submission, documentsToReview: number): Ap
   );
 }
 
-export function confirmationRequired(moves: WorkflowMove[]): AppError {
+export function confirmationRequired(moves: WorkflowMove[], message?: string): AppError {
   const count =
     moves.length === 1
       ? "One move skips a step of the flow or goes back"
       : `${moves.length} moves skip a step of the flow or go back`;
   return new AppError(
     "confirmation_required",
-    `${count}. Confirm to apply ${moves.length === 1 ? "it" : "them"}.`,
+    message ?? `${count}. Confirm to apply ${moves.length === 1 ? "it" : "them"}.`,
     [],
     { moves },
   );

@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { emptyDocuments, type Submission, type SubmissionFields } from "../../common/submission.js";
 import type { ExaminerKind, Recommendation } from "../../common/examiners.js";
+import { hashToken } from "../auth/tokens.js";
 import type { Db } from "../db/database.js";
 import { nowIso } from "../db/database.js";
 import { updateThesisDetails } from "../documents/repository.js";
@@ -234,4 +236,38 @@ export async function simulateReport(
     .where("id", "=", submissionId)
     .execute();
   return examination.id;
+}
+
+/** An examination's links as stored (hashes only), oldest first. */
+export async function examinerLinksOf(db: Db, examinationId: number) {
+  return db
+    .selectFrom("examiner_links")
+    .select(["token_hash", "purpose", "created_at", "expires_at", "revoked_at"])
+    .where("examination_id", "=", examinationId)
+    .orderBy("id")
+    .execute();
+}
+
+/**
+ * A link for an examination written directly (tests that build examinations by hand); returns
+ * its token. The services make links through issueLink (server/examiners/links.ts).
+ */
+export async function insertExaminerLink(
+  db: Db,
+  examinationId: number,
+  link: { createdAt: string; expiresAt: string; revokedAt?: string | null; token?: string },
+): Promise<string> {
+  const token = link.token ?? randomBytes(32).toString("base64url");
+  await db
+    .insertInto("examiner_links")
+    .values({
+      examination_id: examinationId,
+      token_hash: hashToken(token),
+      purpose: "invitation",
+      created_at: link.createdAt,
+      expires_at: link.expiresAt,
+      revoked_at: link.revokedAt ?? null,
+    })
+    .execute();
+  return token;
 }

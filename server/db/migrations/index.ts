@@ -12,6 +12,8 @@ import * as m010 from "./010_search_postings.js";
 import * as m011 from "./011_overdue_examinations.js";
 import * as m012 from "./012_overdue_report_totals.js";
 import * as m013 from "./013_pending_uploads.js";
+import * as m014 from "./014_mail_secrets.js";
+import * as m015 from "./015_examiner_links.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -31,6 +33,8 @@ const migrations: Record<string, Migration> = {
   "011_overdue_examinations": m011,
   "012_overdue_report_totals": m012,
   "013_pending_uploads": m013,
+  "014_mail_secrets": m014,
+  "015_examiner_links": m015,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -80,7 +80,7 @@ describe("ExaminerPage", () => {
     [401, "invalid", "This link does not open an examination"],
     [410, "expired", "This examination link has expired"],
     [410, "revoked", "This examination link has been withdrawn"],
-    [410, "replaced", "This examination link has been replaced"],
+    [410, "replaced", "This examination was withdrawn from you"],
   ] as const)(
     "a %i refusal (%s) shows its own page with the school's contact",
     async (status, reason, title) => {
@@ -101,6 +101,26 @@ describe("ExaminerPage", () => {
       expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     },
   );
+
+  it("tells a replaced examiner the examination was withdrawn, never to wait for another mail", async () => {
+    examinerServer(() =>
+      json(410, {
+        success: false,
+        code: "link_refused",
+        reason: "replaced",
+        message: "This examination has been passed to another examiner.",
+        schoolContact: "sgs-office@sgs.test",
+      }),
+    );
+    renderPage();
+    const heading = await screen.findByRole("heading", { level: 1 });
+    expect(heading).toHaveTextContent("This examination was withdrawn from you");
+    const card = heading.closest("section");
+    expect(card).not.toBeNull();
+    expect(card).toHaveTextContent(/passed this examination to another examiner/);
+    expect(card).not.toHaveTextContent(/most recent|newer link|new link/i);
+    expect(screen.getByText("sgs-office@sgs.test")).toBeVisible();
+  });
 
   it("refuses a link cut short without asking the server, even if this tab kept another token", async () => {
     const server = examinerServer(() => json(200, { data: assignment() }));

@@ -9,8 +9,8 @@ const WORDS: Record<RefusalReason, { title: string; body: string[] }> = {
   invalid: {
     title: "This link does not open an examination",
     body: [
-      "The link may have been cut short or changed on its way (some email programs break long lines), or the school may have sent you a newer one since: only the most recent link works.",
-      "Open the link in the school's most recent email by clicking it, or copy the whole link into the address bar. If it still does not open, ask the school to send it again.",
+      "The link may have been cut short or changed on its way (some email programs break long lines).",
+      "Open the link in the school's email by clicking it, or copy the whole link into the address bar. Every reminder from the school carries a link too. If none opens, ask the school to send a new one.",
     ],
   },
   expired: {
@@ -28,10 +28,10 @@ const WORDS: Record<RefusalReason, { title: string; body: string[] }> = {
     ],
   },
   replaced: {
-    title: "This examination link has been replaced",
+    title: "This examination was withdrawn from you",
     body: [
-      "A newer link has been sent for this examination, or the examination has been passed to another examiner.",
-      "Use the link in the most recent email from the school. If you did not receive one, please contact the school.",
+      "The School of Graduate Studies has passed this examination to another examiner, so this link no longer opens it and there is nothing more for you to do.",
+      "If you have questions about it, or think this is a mistake, please contact the school.",
     ],
   },
   missing: {

@@ -320,7 +320,7 @@ describe("the examination in the details panel", () => {
     ).toBeInTheDocument();
     expect(within(reminders).getByText(/sent by hand/)).toBeInTheDocument();
     expect(
-      within(internal).getByRole("button", { name: "Revoke link of the internal examiner" }),
+      within(internal).getByRole("button", { name: "Revoke the links of the internal examiner" }),
     ).toBeInTheDocument();
     expect(
       within(internal).getByRole("button", { name: "Send a reminder to the internal examiner" }),
@@ -420,7 +420,7 @@ describe("the examination in the details panel", () => {
       }),
     );
     let dialog = screen.getByRole("alertdialog", { name: "Send the link again to Kofi Boateng?" });
-    expect(dialog).toHaveTextContent("The link they had stops working at once.");
+    expect(dialog).toHaveTextContent(/The links they had keep\s+working until they expire/);
     await user.click(within(dialog).getByRole("button", { name: "Send a new link" }));
     expect(await screen.findByText(/A new link has been sent to Kofi Boateng/)).toBeInTheDocument();
     expect(api.callsTo("POST", `${base}/examination/send`).map((c) => c.body)).toEqual([
@@ -428,11 +428,12 @@ describe("the examination in the details panel", () => {
     ]);
 
     await user.click(
-      within(internal).getByRole("button", { name: "Revoke link of the internal examiner" }),
+      within(internal).getByRole("button", { name: "Revoke the links of the internal examiner" }),
     );
-    dialog = screen.getByRole("alertdialog", { name: "Revoke Kofi Boateng’s link?" });
-    await user.click(within(dialog).getByRole("button", { name: "Revoke link" }));
-    expect(await screen.findByText(/Kofi Boateng’s link no longer works/)).toBeInTheDocument();
+    dialog = screen.getByRole("alertdialog", { name: "Revoke Kofi Boateng’s links?" });
+    expect(dialog).toHaveTextContent(/the invitation’s and the\s+reminders’/);
+    await user.click(within(dialog).getByRole("button", { name: "Revoke links" }));
+    expect(await screen.findByText(/Kofi Boateng’s links no longer work/)).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/admin/examinations/501/revoke")).toHaveLength(1);
 
     const due = within(internal).getByLabelText(/^Due date/);
@@ -449,6 +450,68 @@ describe("the examination in the details panel", () => {
     ]);
     // Each action reads the examination again.
     expect(api.callsTo("GET", `${base}/examination`).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("asks again, naming the stages it skips, when sending would skip earlier stages", async () => {
+    const user = userEvent.setup();
+    const nominated = makeExaminationView({
+      internal: makeExamination("internal"),
+      external: makeExamination("external"),
+      canSend: true,
+      sendBlockedReason: null,
+    });
+    const message =
+      "Sending moves this record from Not started to Sent to Examiners, skipping Awaiting Review, Sent to Department and Nominations Ready: the student will see them as completed. Confirm to send.";
+    const { api } = setup(nominated, [
+      {
+        method: "POST",
+        path: `${base}/examination/send`,
+        answer: (call) =>
+          (call.body as { confirmOutOfOrder?: boolean }).confirmOutOfOrder
+            ? { body: { data: nominated } }
+            : {
+                status: 409,
+                body: {
+                  success: false,
+                  code: "confirmation_required",
+                  message,
+                  moves: [
+                    {
+                      submissionId: nominated.submissionId,
+                      field: "sgsStage",
+                      from: null,
+                      to: "sent_to_examiners",
+                      kind: "skip",
+                    },
+                  ],
+                },
+              },
+      },
+    ]);
+    await user.click(await screen.findByRole("button", { name: "Send to examiners" }));
+    await user.click(
+      within(screen.getByRole("alertdialog", { name: "Send to examiners?" })).getByRole("button", {
+        name: "Send the links",
+      }),
+    );
+    const dialog = await screen.findByRole("alertdialog", {
+      name: "Skip stages and send to examiners?",
+    });
+    expect(dialog).toHaveTextContent(message);
+    expect(
+      within(dialog)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Awaiting Review", "Sent to Department", "Nominations Ready"]);
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Yes, skip them and send" }));
+    expect(
+      await screen.findByText(/The link has been sent to Kofi Boateng \(internal\)/),
+    ).toBeInTheDocument();
+    expect(api.callsTo("POST", `${base}/examination/send`).map((c) => c.body)).toEqual([
+      {},
+      { confirmOutOfOrder: true },
+    ]);
   });
 
   it("shows the server's refusal in an alert and keeps the state shown", async () => {

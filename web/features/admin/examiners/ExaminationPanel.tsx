@@ -5,6 +5,7 @@ import {
   EXAMINER_KIND_LABELS,
   type ExaminerKind,
 } from "../../../../common/examiners-constants.js";
+import { SGS_STAGE_LABELS, type SgsStage } from "../../../../common/workflow.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../components/ui/ConfirmDialog.js";
 import { Loading } from "../../../components/ui/Loading.js";
@@ -15,7 +16,7 @@ import { useExamination, type AdminExamination } from "./api/get-examination.js"
 import { useNominateExaminer } from "./api/nominate-examiner.js";
 import { useRevokeLink } from "./api/revoke-link.js";
 import { useSendReminder } from "./api/send-reminder.js";
-import { useSendToExaminers } from "./api/send-to-examiners.js";
+import { readSendRefusal, useSendToExaminers } from "./api/send-to-examiners.js";
 import { ExaminationRole, type RoleAction } from "./components/ExaminationRole.js";
 import { ExaminerPicker } from "./components/ExaminerPicker.js";
 import { OutcomeSection } from "./components/OutcomeSection.js";
@@ -26,6 +27,13 @@ import "./examination.css";
 type Question =
   | { kind: "replace"; role: ExaminerKind; current: Examination; next: ExaminerRecord }
   | { kind: "send"; roles: ExaminerKind[] }
+  | {
+      kind: "skip";
+      roles: ExaminerKind[] | undefined;
+      names: string;
+      message: string;
+      skipped: SgsStage[];
+    }
   | { kind: "resend"; examination: Examination }
   | { kind: "revoke"; examination: Examination }
   | { kind: "remind"; examination: Examination };
@@ -99,19 +107,31 @@ export function ExaminationPanel({
     );
   };
 
-  const doSend = (roles: ExaminerKind[] | undefined, names: string) => {
+  const doSend = (roles: ExaminerKind[] | undefined, names: string, confirmed = false) => {
     start();
     send.mutate(
-      { indexNumber, ...(roles ? { roles } : {}) },
+      {
+        indexNumber,
+        ...(roles ? { roles } : {}),
+        ...(confirmed ? { confirmOutOfOrder: true } : {}),
+      },
       {
         onSuccess: () =>
           done(
             roles?.length === 1 ? roles[0]! : null,
             roles
-              ? `A new link has been sent to ${names}. The old link no longer works.`
+              ? `A new link has been sent to ${names}. The links they had keep working until they expire.`
               : `The link has been sent to ${names}. Their due dates are set.`,
           ),
-        onError: failed("Nothing was sent."),
+        onError: (error) => {
+          // Sending would skip earlier stages: ask, as a manual skip does, then send again.
+          const refusal = confirmed ? null : readSendRefusal(error);
+          if (refusal) {
+            setQuestion({ kind: "skip", roles, names, ...refusal });
+            return;
+          }
+          failed("Nothing was sent.")(error);
+        },
       },
     );
   };
@@ -122,7 +142,7 @@ export function ExaminationPanel({
       onSuccess: () =>
         done(
           current.role,
-          `${current.examiner.name}’s link no longer works. Send the link again to give them a new one.`,
+          `${current.examiner.name}’s links no longer work. Send the link again to give them a new one.`,
         ),
       onError: failed("The link was not revoked."),
     });
@@ -267,6 +287,9 @@ export function ExaminationPanel({
                   case "resend":
                     doSend([question.examination.role], question.examination.examiner.name);
                     break;
+                  case "skip":
+                    doSend(question.roles, question.names, true);
+                    break;
                   case "revoke":
                     doRevoke(question.examination);
                     break;
@@ -368,6 +391,27 @@ function QuestionDialog({
           </p>
         </ConfirmDialog>
       );
+    case "skip":
+      return (
+        <ConfirmDialog
+          title="Skip stages and send to examiners?"
+          confirmLabel="Yes, skip them and send"
+          cancelLabel="No, go back"
+          tone="danger"
+          busy={busy}
+          onConfirm={onConfirm}
+          onCancel={onCancel}
+        >
+          <p>{question.message}</p>
+          <p>Stages it skips:</p>
+          <ul>
+            {question.skipped.map((stage) => (
+              <li key={stage}>{SGS_STAGE_LABELS[stage]}</li>
+            ))}
+          </ul>
+          <p>The skip is recorded in the history as confirmed by you.</p>
+        </ConfirmDialog>
+      );
     case "resend":
       return (
         <ConfirmDialog
@@ -378,24 +422,25 @@ function QuestionDialog({
           onCancel={onCancel}
         >
           <p>
-            A new link goes to {question.examination.examiner.email} now. The link they had stops
-            working at once.
+            A new link goes to {question.examination.examiner.email} now. The links they had keep
+            working until they expire; revoke them to stop them.
           </p>
         </ConfirmDialog>
       );
     case "revoke":
       return (
         <ConfirmDialog
-          title={`Revoke ${question.examination.examiner.name}’s link?`}
-          confirmLabel="Revoke link"
+          title={`Revoke ${question.examination.examiner.name}’s links?`}
+          confirmLabel="Revoke links"
           tone="danger"
           busy={busy}
           onConfirm={onConfirm}
           onCancel={onCancel}
         >
           <p>
-            {question.examination.examiner.name}’s link will stop working at once; opening it shows
-            the school’s contact instead. Send the link again to give them a new one.
+            Every link mailed to {question.examination.examiner.name} (the invitation’s and the
+            reminders’) will stop working at once; opening one shows the school’s contact instead.
+            Send the link again to give them a new one.
           </p>
         </ConfirmDialog>
       );

@@ -229,9 +229,9 @@ export function ExaminationRole({
               className="button button--danger button--small"
               disabled={busy}
               onClick={() => onAction("revoke")}
-              aria-label={`Revoke link of the ${roleWord} examiner`}
+              aria-label={`Revoke the links of the ${roleWord} examiner`}
             >
-              Revoke link
+              Revoke links
             </button>
           ) : null}
         </div>
