@@ -18,7 +18,14 @@ export const SERVER_LAYERS = [
   ["documents"],
   ["admin", "backup", "contact", "dashboard", "health"],
 ];
-export const SERVER_APP_MODULES = ["app", "bootstrap", "housekeeping", "sample-data", "server"];
+export const SERVER_APP_MODULES = [
+  "app",
+  "bootstrap",
+  "housekeeping",
+  "sample-data",
+  "sample-journeys",
+  "server",
+];
 const TEST_HELPERS = ["testing", "fuzz"];
 
 /**

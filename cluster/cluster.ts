@@ -27,8 +27,11 @@ export interface ClusterOptions {
   smtpUrl?: string | null;
   /** More environment for every app server (limits, ETS_ADMIN_EMAIL, CLAMD_URL...). */
   env?: Record<string, string>;
-  /** Runs on the new, migrated database before any server starts (sample data, accounts). */
-  prepare?: (db: Db) => Promise<void>;
+  /**
+   * Runs on the new, migrated database before any server starts (sample data, accounts);
+   * `filesDir` is the servers' file store.
+   */
+  prepare?: (db: Db, filesDir: string) => Promise<void>;
   /** Each line an app server or nginx writes; otherwise only their log files keep it. */
   onLine?: (source: string, line: string) => void;
 }
@@ -154,7 +157,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // Migrated once here, before any server starts, so N servers do not race through start-up
     // duties on an empty database; each server then finds nothing to do.
     await migrateToLatest(db);
-    await options.prepare?.(db);
+    await options.prepare?.(db, filesDir);
 
     const port = options.port ?? (await freePort());
     const publicUrl = `http://127.0.0.1:${port}`;

@@ -33,7 +33,11 @@ import { builtServerEntry, NotBuiltError } from "../cluster/cluster.js";
 import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
 import pg from "pg";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
-import { loadSampleData, readSampleRecords } from "../server/sample-data.js";
+import {
+  loadSampleData,
+  readSampleRecords,
+  sampleContextForFolder,
+} from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { createUser } from "../server/testing/factories.js";
 import { generateSubmissions, loadSubmissions } from "./bench-data.js";
@@ -200,12 +204,16 @@ interface BenchDatabase {
 }
 
 /** Loads the submissions and the two users, and names the loads. */
-async function fill(db: Db, size: number | null): Promise<{ submissions: number; loads: Load[] }> {
+async function fill(
+  db: Db,
+  size: number | null,
+  filesDir: string,
+): Promise<{ submissions: number; loads: Load[] }> {
   await migrateToLatest(db);
   let indexNumber: string | undefined;
   let submissions: number;
   if (size === null) {
-    submissions = await loadSampleData(db);
+    submissions = await loadSampleData(db, sampleContextForFolder(filesDir));
     indexNumber = readSampleRecords()
       .map((r) => r.IndexNumber)
       .find((n): n is string => typeof n === "string" && n.trim() !== "");
@@ -247,7 +255,7 @@ async function prepareSqlite(
   const file = path.join(dir, "ets.sqlite");
   const db = createDatabase({ kind: "sqlite", path: file });
   try {
-    const { submissions, loads } = await fill(db, size);
+    const { submissions, loads } = await fill(db, size, path.join(dir, "files"));
     const version = await sql<{ v: string }>`select sqlite_version() as v`.execute(db);
     return {
       kind: "sqlite",
@@ -264,7 +272,11 @@ async function prepareSqlite(
   }
 }
 
-async function preparePostgres(serverUrl: string, size: number | null): Promise<BenchDatabase> {
+async function preparePostgres(
+  dir: string,
+  serverUrl: string,
+  size: number | null,
+): Promise<BenchDatabase> {
   const name = `ets_bench_api_${process.pid}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -288,7 +300,7 @@ async function preparePostgres(serverUrl: string, size: number | null): Promise<
     url.pathname = `/${name}`;
     const db = createDatabase({ kind: "postgres", url: url.toString() });
     try {
-      const { submissions, loads } = await fill(db, size);
+      const { submissions, loads } = await fill(db, size, path.join(dir, "files"));
       const version = await sql<{ server_version: string }>`show server_version`.execute(db);
       return {
         kind: "postgres",
@@ -530,7 +542,7 @@ async function benchOne(
     const database =
       kind === "sqlite"
         ? await prepareSqlite(dir, options.size, options.yardstick)
-        : await preparePostgres(options.postgresUrl, options.size);
+        : await preparePostgres(dir, options.postgresUrl, options.size);
     let runs: Run[];
     try {
       const servers = await startServers(dir, database, entry, options.profileDir);

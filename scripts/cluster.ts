@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { createAdmin, findUserByEmail } from "../server/accounts/admins.js";
 import { ConfigError, loadConfig, readTestEnv } from "../server/config.js";
-import { loadSampleData } from "../server/sample-data.js";
+import { loadSampleData, sampleContextForFolder } from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { NotBuiltError, startCluster, type Cluster } from "../cluster/cluster.js";
 import { DEFAULT_POSTGRES_URL, isPostgresUrl } from "../cluster/postgres.js";
@@ -105,8 +105,8 @@ async function main(): Promise<number> {
       keepDatabase: options.keep,
       smtpUrl: config.smtpUrl,
       env: passOn,
-      prepare: async (db) => {
-        if (options.sampleData) await loadSampleData(db);
+      prepare: async (db, filesDir) => {
+        if (options.sampleData) await loadSampleData(db, sampleContextForFolder(filesDir));
         if (config.admin && !(await findUserByEmail(db, config.admin.email))) {
           await createAdmin(db, { name: null, ...config.admin });
         }

@@ -27,7 +27,11 @@ import { builtServerEntry, NotBuiltError } from "../cluster/cluster.js";
 import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
 import { readTestEnv } from "../server/config.js";
 import { createDatabase, migrateToLatest } from "../server/db/database.js";
-import { loadSampleData, readSampleRecords } from "../server/sample-data.js";
+import {
+  loadSampleData,
+  readSampleRecords,
+  sampleContextForFolder,
+} from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { createUser } from "../server/testing/factories.js";
 import { writeBenchSection } from "./bench-report.js";
@@ -135,11 +139,14 @@ function serverEntry(staleOk: boolean): string {
 }
 
 /** Sample data plus a student (owning a sample record) and an administrator, signed in. */
-async function prepareDatabase(file: string): Promise<Record<Who, string | null>> {
+async function prepareDatabase(
+  file: string,
+  filesDir: string,
+): Promise<Record<Who, string | null>> {
   const db = createDatabase({ kind: "sqlite", path: file });
   try {
     await migrateToLatest(db);
-    await loadSampleData(db);
+    await loadSampleData(db, sampleContextForFolder(filesDir));
     const indexNumber = readSampleRecords()
       .map((r) => r.IndexNumber)
       .find((n): n is string => typeof n === "string" && n.trim() !== "");
@@ -413,7 +420,7 @@ async function main(): Promise<void> {
   let server: { url: string; child: Child } | null = null;
   let chrome: chromeLauncher.LaunchedChrome | null = null;
   try {
-    const cookies = await prepareDatabase(file);
+    const cookies = await prepareDatabase(file, path.join(dir, "files"));
     server = await startServer(dir, file, entry);
     chrome = await chromeLauncher.launch({
       chromePath,

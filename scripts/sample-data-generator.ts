@@ -1,6 +1,16 @@
 // Builds the sample submission list the prototype's admin screen showed (spec section 3): same key
 // names, same observed values, ids 1 to 479 with gaps. Pure and seeded so the committed fixture can
-// be checked against a fresh run instead of trusted.
+// be checked against a fresh run instead of trusted. A few records are then given a journey (the
+// showcase below): the students a newcomer can sign up as, one or more in every state the product
+// knows, from nothing received to a final outcome.
+
+import type {
+  SampleExaminer,
+  SampleJourney,
+  SampleJourneys,
+  SampleState,
+  SampleStep,
+} from "../server/sample-journeys.js";
 
 export const DOCUMENT_ITEMS = [
   "Thesis",
@@ -16,6 +26,15 @@ export type SgsAdminValue = (typeof SGS_ADMIN_VALUES)[number];
 
 export const EXAMINER_VALUES = ["Awaiting", "Received", "Report Submitted"] as const;
 export type ExaminerValue = (typeof EXAMINER_VALUES)[number];
+
+/** The prototype's one value, then the outcomes the showcase's journeys end with. */
+export const THESIS_STATUS_VALUES = [
+  "Initial Submission",
+  "Pass",
+  "Minor corrections",
+  "Corrections approved",
+] as const;
+export type ThesisStatusValue = (typeof THESIS_STATUS_VALUES)[number];
 
 export const FIRST_ID = 1;
 export const LAST_ID = 479;
@@ -34,7 +53,7 @@ export interface SampleRecord {
   SGSAdmin?: SgsAdminValue;
   InternalExaminer?: ExaminerValue;
   ExternalExaminer?: ExaminerValue;
-  "Thesis Status"?: "Initial Submission";
+  "Thesis Status"?: ThesisStatusValue;
   "Effective Date"?: string;
 }
 
@@ -376,6 +395,467 @@ export function generateSampleSubmissions(): SampleRecord[] {
       record["Thesis Status"] = "Initial Submission";
       record["Effective Date"] = "2024-03-12";
     }
-    return record;
+    // After every draw, so the showcase changes no other record.
+    const showcase = SHOWCASE.find((s) => s.idNo === idNo);
+    return showcase ? showcaseRecord(record, showcase) : record;
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The showcase: sample students in every state, with the journey that brought them there
+
+/**
+ * The examiners on the sample list. Addresses are under `.example` (RFC 2606), so nothing sent to
+ * them can reach anyone.
+ */
+export const SAMPLE_EXAMINERS: SampleExaminer[] = [
+  {
+    name: "Prof. Akosua Asabea Boateng",
+    email: "akosua.boateng@sgs.example",
+    institution: "University of Ghana",
+    kind: "internal",
+  },
+  {
+    name: "Dr. Kofi Ampah",
+    email: "kofi.ampah@sgs.example",
+    institution: "University of Ghana",
+    kind: "internal",
+  },
+  {
+    name: "Prof. Ebenezer Quarshie",
+    email: "e.quarshie@ucc.example",
+    institution: "University of Cape Coast",
+    kind: "external",
+  },
+  {
+    name: "Dr. Hawa Seidu-Yakubu",
+    email: "h.seidu@uds.example",
+    institution: "University for Development Studies",
+    kind: "external",
+  },
+  {
+    name: "Prof. Ngozi Okonkwo",
+    email: "n.okonkwo@unilag.example",
+    institution: "University of Lagos",
+    kind: "external",
+  },
+];
+
+type ShownFields = Pick<
+  SampleRecord,
+  DocumentItem | "SGSAdmin" | "InternalExaminer" | "ExternalExaminer" | "Thesis Status"
+>;
+
+interface Showcase {
+  idNo: number;
+  shows: SampleState;
+  /** What the admin list shows for the record once the journey is done (checked at load). */
+  shown: ShownFields;
+  title: string;
+  abstract: string;
+  steps: (file: (what: string) => string) => SampleStep[];
+}
+
+const ALL_RECEIVED: ShownFields = {
+  Thesis: "Submitted",
+  "Turnitin report": "Submitted",
+  "Supervisor form": "Submitted",
+  "Statement of Result": "Submitted",
+  "Financial Clearance": "Submitted",
+};
+
+/** Every item uploaded on one day and accepted on another, then the stage moved by hand. */
+function documentsThenDepartment(uploadedDaysAgo: number, acceptedDaysAgo: number): SampleStep[] {
+  const items = [
+    ["thesis", "thesis", 6],
+    ["turnitinReport", "turnitin-report", 2],
+    ["supervisorForm", "supervisor-form", 1],
+    ["statementOfResult", "statement-of-result", 1],
+    ["financialClearance", "financial-clearance", 1],
+  ] as const;
+  return [
+    ...items.map(([item, name, pages]) => ({
+      daysAgo: uploadedDaysAgo,
+      do: "upload" as const,
+      item,
+      fileName: `${name}.pdf`,
+      pages,
+    })),
+    ...items.map(([item]) => ({ daysAgo: acceptedDaysAgo, do: "accept" as const, item })),
+    { daysAgo: acceptedDaysAgo, do: "stage", to: "awaiting_review" },
+    { daysAgo: acceptedDaysAgo - 2, do: "stage", to: "sent_to_department" },
+  ];
+}
+
+/**
+ * Record ids chosen among the first fifty, away from the ones the browser tests read (1-3, 5-7, 9,
+ * 10, 12, 15, 18-21, 43, 49, 114), so those keep the prototype's values.
+ */
+const SHOWCASE: Showcase[] = [
+  {
+    idNo: 22,
+    shows: "nothing_received",
+    shown: {},
+    title: "",
+    abstract: "",
+    steps: () => [],
+  },
+  {
+    idNo: 29,
+    shows: "partly_uploaded",
+    shown: { Thesis: "Submitted", "Turnitin report": "Submitted", "Supervisor form": "Submitted" },
+    title: "Household Water Treatment and Diarrhoeal Disease in Peri-Urban Accra",
+    abstract:
+      "A cross-sectional study of 412 households in Ga East on how drinking water is treated at home and how often children under five fall ill with diarrhoea.",
+    steps: (file) => [
+      { daysAgo: 21, do: "upload", item: "thesis", fileName: file("thesis"), pages: 6 },
+      {
+        daysAgo: 21,
+        do: "upload",
+        item: "turnitinReport",
+        fileName: file("turnitin"),
+        pages: 2,
+      },
+      { daysAgo: 18, do: "accept", item: "thesis" },
+      { daysAgo: 18, do: "accept", item: "turnitinReport" },
+    ],
+  },
+  {
+    idNo: 30,
+    shows: "waiting_for_review",
+    shown: { "Statement of Result": "Submitted" },
+    title: "Malaria Rapid Diagnostic Test Use in Private Chemical Shops in the Ashanti Region",
+    abstract:
+      "How licensed chemical sellers in four districts test for malaria before selling treatment, and what keeps them from testing every customer with fever.",
+    steps: (file) => [
+      { daysAgo: 3, do: "upload", item: "thesis", fileName: file("thesis"), pages: 8 },
+      {
+        daysAgo: 3,
+        do: "upload",
+        item: "turnitinReport",
+        fileName: file("turnitin"),
+        pages: 2,
+      },
+      {
+        daysAgo: 2,
+        do: "upload",
+        item: "supervisorForm",
+        fileName: file("supervisor-form"),
+        pages: 1,
+      },
+    ],
+  },
+  {
+    idNo: 32,
+    shows: "returned",
+    shown: {
+      Thesis: "Submitted",
+      "Supervisor form": "Submitted",
+      "Statement of Result": "Submitted",
+      "Financial Clearance": "Submitted",
+    },
+    title: "Heavy Metal Contamination of Soils around Artisanal Gold Mining Sites in Tarkwa",
+    abstract:
+      "Lead, cadmium, mercury and arsenic measured in soils at increasing distances from twelve small-scale mining pits, and what they mean for the crops grown nearby.",
+    steps: (file) => [
+      { daysAgo: 12, do: "upload", item: "thesis", fileName: file("thesis"), pages: 9 },
+      {
+        daysAgo: 12,
+        do: "upload",
+        item: "turnitinReport",
+        fileName: file("turnitin"),
+        pages: 1,
+      },
+      {
+        daysAgo: 12,
+        do: "upload",
+        item: "supervisorForm",
+        fileName: file("supervisor-form"),
+        pages: 1,
+      },
+      {
+        daysAgo: 11,
+        do: "upload",
+        item: "statementOfResult",
+        fileName: file("statement-of-result"),
+        pages: 1,
+      },
+      {
+        daysAgo: 11,
+        do: "upload",
+        item: "financialClearance",
+        fileName: file("financial-clearance"),
+        pages: 1,
+      },
+      { daysAgo: 9, do: "accept", item: "thesis" },
+      { daysAgo: 9, do: "accept", item: "supervisorForm" },
+      { daysAgo: 9, do: "accept", item: "statementOfResult" },
+      { daysAgo: 9, do: "accept", item: "financialClearance" },
+      {
+        daysAgo: 9,
+        do: "return",
+        item: "turnitinReport",
+        reason:
+          "The similarity report stops after its first page. Upload the full Turnitin report, with the similarity index and every page of the match overview.",
+      },
+    ],
+  },
+  {
+    idNo: 24,
+    shows: "with_examiners",
+    shown: {
+      ...ALL_RECEIVED,
+      SGSAdmin: "Sent to Examiners",
+      InternalExaminer: "Received",
+      ExternalExaminer: "Awaiting",
+    },
+    title: "Decentralisation and Local Service Delivery in Northern Ghana, 1988-2020",
+    abstract:
+      "District assemblies in three regions compared over three decades: what decentralisation changed in schools, clinics and water points, and what it did not.",
+    steps: () => [
+      ...documentsThenDepartment(90, 86),
+      {
+        daysAgo: 30,
+        do: "nominate",
+        role: "internal",
+        examiner: "akosua.boateng@sgs.example",
+      },
+      { daysAgo: 30, do: "nominate", role: "external", examiner: "e.quarshie@ucc.example" },
+      { daysAgo: 20, do: "send" },
+      { daysAgo: 17, do: "download", role: "internal" },
+    ],
+  },
+  {
+    idNo: 25,
+    shows: "with_examiners",
+    shown: {
+      ...ALL_RECEIVED,
+      SGSAdmin: "Sent to Examiners",
+      InternalExaminer: "Report Submitted",
+      ExternalExaminer: "Received",
+    },
+    title: "Consumer Acceptance of Fortified Cassava Flour in the Volta Region",
+    abstract:
+      "Sensory tests and a household survey on whether families who eat gari and kokonte every day would buy a vitamin A fortified flour, and at what price.",
+    steps: () => [
+      ...documentsThenDepartment(70, 66),
+      { daysAgo: 40, do: "nominate", role: "internal", examiner: "kofi.ampah@sgs.example" },
+      { daysAgo: 40, do: "nominate", role: "external", examiner: "h.seidu@uds.example" },
+      { daysAgo: 28, do: "send" },
+      { daysAgo: 26, do: "download", role: "internal" },
+      { daysAgo: 19, do: "download", role: "external" },
+      {
+        daysAgo: 6,
+        do: "report",
+        role: "internal",
+        recommendation: "minor_corrections",
+        note: null,
+        fileName: "report-internal.pdf",
+        pages: 3,
+      },
+    ],
+  },
+  {
+    idNo: 26,
+    shows: "corrections_to_upload",
+    shown: {
+      ...ALL_RECEIVED,
+      SGSAdmin: "Sent to Examiners",
+      InternalExaminer: "Report Submitted",
+      ExternalExaminer: "Report Submitted",
+      "Thesis Status": "Minor corrections",
+    },
+    title: "Post-Harvest Losses of Tomatoes between Farm Gate and Market in the Upper East Region",
+    abstract:
+      "Tomatoes followed from forty farms to Bolgatanga and Accra markets: where they are lost, how much, and which simple crates and shades would save most.",
+    steps: () => [
+      ...documentsThenDepartment(120, 115),
+      {
+        daysAgo: 95,
+        do: "nominate",
+        role: "internal",
+        examiner: "akosua.boateng@sgs.example",
+      },
+      { daysAgo: 95, do: "nominate", role: "external", examiner: "n.okonkwo@unilag.example" },
+      { daysAgo: 85, do: "send" },
+      { daysAgo: 83, do: "download", role: "internal" },
+      { daysAgo: 80, do: "download", role: "external" },
+      {
+        daysAgo: 50,
+        do: "report",
+        role: "internal",
+        recommendation: "minor_corrections",
+        note: null,
+        fileName: "report-internal.pdf",
+        pages: 3,
+      },
+      {
+        daysAgo: 41,
+        do: "report",
+        role: "external",
+        recommendation: "minor_corrections",
+        note: "Chapter 4's tables need their units.",
+        fileName: "report-external.pdf",
+        pages: 4,
+      },
+      {
+        daysAgo: 34,
+        do: "outcome",
+        decision: "minor_corrections",
+        corrections:
+          "1. Give the units of every quantity in Tables 4.2 to 4.7.\n2. Add the survey questionnaire as an appendix.\n3. Correct the references listed in the examiners' reports.",
+      },
+    ],
+  },
+  {
+    idNo: 27,
+    shows: "final",
+    shown: {
+      ...ALL_RECEIVED,
+      SGSAdmin: "Sent to Examiners",
+      InternalExaminer: "Report Submitted",
+      ExternalExaminer: "Report Submitted",
+      "Thesis Status": "Pass",
+    },
+    title: "Uptake of Cervical Cancer Screening among Women in the Cape Coast Metropolis",
+    abstract:
+      "Why women who know about free screening at public clinics still do not go: a mixed-methods study of 350 women and 24 nurses.",
+    steps: () => [
+      ...documentsThenDepartment(200, 195),
+      { daysAgo: 180, do: "nominate", role: "internal", examiner: "kofi.ampah@sgs.example" },
+      { daysAgo: 180, do: "nominate", role: "external", examiner: "e.quarshie@ucc.example" },
+      { daysAgo: 170, do: "send" },
+      { daysAgo: 168, do: "download", role: "internal" },
+      { daysAgo: 160, do: "download", role: "external" },
+      {
+        daysAgo: 140,
+        do: "report",
+        role: "internal",
+        recommendation: "pass",
+        note: null,
+        fileName: "report-internal.pdf",
+        pages: 2,
+      },
+      {
+        daysAgo: 131,
+        do: "report",
+        role: "external",
+        recommendation: "pass",
+        note: null,
+        fileName: "report-external.pdf",
+        pages: 2,
+      },
+      { daysAgo: 125, do: "outcome", decision: "pass", corrections: null },
+    ],
+  },
+  {
+    idNo: 31,
+    shows: "final",
+    shown: {
+      ...ALL_RECEIVED,
+      SGSAdmin: "Sent to Examiners",
+      InternalExaminer: "Report Submitted",
+      ExternalExaminer: "Report Submitted",
+      "Thesis Status": "Corrections approved",
+    },
+    title: "Social Media Use and Political Participation among University Students in Ghana",
+    abstract:
+      "A survey of 600 students at four universities on whether following politics online leads them to vote, campaign or protest.",
+    steps: (file) => [
+      ...documentsThenDepartment(240, 236),
+      {
+        daysAgo: 220,
+        do: "nominate",
+        role: "internal",
+        examiner: "akosua.boateng@sgs.example",
+      },
+      { daysAgo: 220, do: "nominate", role: "external", examiner: "h.seidu@uds.example" },
+      { daysAgo: 210, do: "send" },
+      { daysAgo: 207, do: "download", role: "internal" },
+      { daysAgo: 205, do: "download", role: "external" },
+      {
+        daysAgo: 170,
+        do: "report",
+        role: "internal",
+        recommendation: "major_corrections",
+        note: null,
+        fileName: "report-internal.pdf",
+        pages: 4,
+      },
+      {
+        daysAgo: 165,
+        do: "report",
+        role: "external",
+        recommendation: "major_corrections",
+        note: null,
+        fileName: "report-external.pdf",
+        pages: 5,
+      },
+      {
+        daysAgo: 158,
+        do: "outcome",
+        decision: "major_corrections",
+        corrections:
+          "1. Rewrite Chapter 3 to justify the sampling of the four universities.\n2. Re-run the regressions in Chapter 5 with robust standard errors.\n3. Shorten the literature review by a third.",
+      },
+      {
+        daysAgo: 60,
+        do: "upload",
+        item: "thesis",
+        fileName: file("thesis-corrected"),
+        pages: 7,
+      },
+      { daysAgo: 52, do: "approve" },
+    ],
+  },
+];
+
+/** The record with what the list shows once its journey is done; name and index number kept. */
+function showcaseRecord(record: SampleRecord, showcase: Showcase): SampleRecord {
+  const out: SampleRecord = { ...record };
+  for (const key of [
+    ...DOCUMENT_ITEMS,
+    "SGSAdmin",
+    "InternalExaminer",
+    "ExternalExaminer",
+    "Thesis Status",
+  ] as const) {
+    delete out[key];
+  }
+  return { ...out, ...showcase.shown };
+}
+
+/** "Bonsu_S_thesis.pdf": how students name their files. */
+function fileNamer(record: SampleRecord): (what: string) => string {
+  const parts = record.StudentName.split(" ");
+  const surname = parts[parts.length - 1] ?? "student";
+  const initial = (parts[0] ?? "S").charAt(0);
+  return (what) => `${surname}_${initial}_${what}.pdf`;
+}
+
+/** The journeys of the showcase records, for the given (generated) list. */
+export function generateSampleJourneys(
+  records: readonly SampleRecord[] = generateSampleSubmissions(),
+): SampleJourneys {
+  const journeys: SampleJourney[] = SHOWCASE.map((showcase) => {
+    const record = records.find((r) => r.idNo === showcase.idNo);
+    if (!record) throw new Error(`The showcase names record ${showcase.idNo}, which is a gap`);
+    const steps = showcase.steps(fileNamer(record));
+    const details: SampleStep[] = showcase.title
+      ? [
+          {
+            daysAgo: Math.max(...steps.map((s) => s.daysAgo)) + 2,
+            do: "details",
+            title: showcase.title,
+            abstract: showcase.abstract,
+          },
+        ]
+      : [];
+    return {
+      indexNumber: record.IndexNumber,
+      shows: showcase.shows,
+      steps: [...details, ...steps],
+    };
+  });
+  return { examiners: SAMPLE_EXAMINERS, journeys };
 }

@@ -26,7 +26,7 @@ export async function bootstrap(app: FastifyInstance): Promise<void> {
     }
   }
   if (config.sampleData) {
-    const loaded = await loadSampleData(db);
+    const loaded = await loadSampleData(db, { storage: app.storage, config });
     if (loaded > 0) app.log.info({ submissions: loaded }, "sample data loaded");
   }
   if ((await countAdmins(db)) === 0) {

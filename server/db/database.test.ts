@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import pg from "pg";
@@ -5,7 +8,7 @@ import { emptyDocuments, type SubmissionFields } from "../../common/submission.j
 import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import { migrateToLatest } from "./database.js";
 import { isUniqueViolation } from "./dialect.js";
-import { loadSampleData, readSampleRecords } from "../sample-data.js";
+import { loadSampleData, readSampleRecords, sampleContextForFolder } from "../sample-data.js";
 import {
   countSubmissions,
   findSubmissionById,
@@ -106,11 +109,13 @@ describe("database", () => {
 describe("sample data", () => {
   it("loads every record into an empty database, keeping ids, and loads nothing the second time", async () => {
     const fresh = await createTestDatabase();
+    const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-sample-files-"));
+    const ctx = sampleContextForFolder(filesDir);
     try {
       const records = readSampleRecords();
-      expect(await loadSampleData(fresh.db)).toBe(records.length);
+      expect(await loadSampleData(fresh.db, ctx)).toBe(records.length);
       expect(await countSubmissions(fresh.db)).toBe(records.length);
-      expect(await loadSampleData(fresh.db)).toBe(0);
+      expect(await loadSampleData(fresh.db, ctx)).toBe(0);
       expect(await countSubmissions(fresh.db)).toBe(records.length);
 
       const first = await findSubmissionById(fresh.db, 1);
@@ -124,6 +129,7 @@ describe("sample data", () => {
       expect(next.id).toBeGreaterThan(479);
     } finally {
       await fresh.drop();
+      fs.rmSync(filesDir, { recursive: true, force: true });
     }
   });
 });

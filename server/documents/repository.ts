@@ -209,7 +209,7 @@ export interface NewDocumentVersion {
   pageCount: number;
   hasJavaScript: boolean;
   hasEmbeddedFiles: boolean;
-  uploadedBy: number;
+  uploadedBy: number | null;
   uploadedAt: string;
 }
 

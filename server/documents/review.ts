@@ -39,7 +39,6 @@ export async function acceptDocument(
   now: Date = new Date(),
 ): Promise<StoredDocumentVersion> {
   const at = nowIso(now);
-  const receivedOn = at.slice(0, 10);
   return ctx.db.transaction().execute(async (trx) => {
     const version = await lockedVersion(trx, versionId);
     const label = DOCUMENT_LABELS[version.item];
@@ -53,39 +52,7 @@ export async function acceptDocument(
       );
     }
 
-    await setReviewState(trx, version.id, {
-      state: "accepted",
-      reviewedBy: admin.id,
-      reviewedAt: at,
-      returnReason: null,
-    });
-    const submission = await setChecklistItem(
-      trx,
-      version,
-      { submitted: true, receivedOn },
-      admin,
-      at,
-    );
-    await insertSubmissionEvents(trx, [
-      {
-        submissionId: version.submissionId,
-        actorUserId: admin.id,
-        at,
-        field: `review.${version.item}`,
-        from: version.reviewState,
-        to: version.fileName,
-        kind: "accept",
-        confirmedOutOfOrder: false,
-      },
-    ]);
-    await notifyDocumentDecision(
-      trx,
-      ctx.config,
-      submission,
-      { kind: "accept", item: version.item, fileName: version.fileName, receivedOn },
-      admin.id,
-      at,
-    );
+    await recordAcceptance(trx, ctx.config, version, admin.id, at);
     return reread(trx, version.id);
   });
 }
@@ -112,38 +79,102 @@ export async function returnDocument(
     }
     if (version.reviewState === "returned") throw conflict("This version was already returned.");
 
-    await setReviewState(trx, version.id, {
-      state: "returned",
-      reviewedBy: admin.id,
-      reviewedAt: at,
-      returnReason: input.reason,
-    });
-    const submission =
-      version.reviewState === "accepted"
-        ? await setChecklistItem(trx, version, { submitted: false, receivedOn: null }, admin, at)
-        : await submissionOf(trx, version);
-    await insertSubmissionEvents(trx, [
-      {
-        submissionId: version.submissionId,
-        actorUserId: admin.id,
-        at,
-        field: `review.${version.item}`,
-        from: version.reviewState,
-        to: input.reason,
-        kind: "return",
-        confirmedOutOfOrder: false,
-      },
-    ]);
-    await notifyDocumentDecision(
-      trx,
-      ctx.config,
-      submission,
-      { kind: "return", item: version.item, fileName: version.fileName, reason: input.reason },
-      admin.id,
-      at,
-    );
+    await recordReturn(trx, ctx.config, version, input.reason, admin.id, at);
     return reread(trx, version.id);
   });
+}
+
+/**
+ * The writes of an acceptance, inside the caller's transaction, once the caller has checked that
+ * the version is current and waiting: review state, the checklist item received that day, the
+ * `review.<item>` event and the student's notice. The sample data's journeys use it too
+ * (server/sample-journeys.ts), with no administrator (`actorId` null).
+ */
+export async function recordAcceptance(
+  trx: Executor,
+  config: Pick<Config, "publicUrl">,
+  version: StoredDocumentVersion,
+  actorId: number | null,
+  at: string,
+): Promise<void> {
+  const receivedOn = at.slice(0, 10);
+  await setReviewState(trx, version.id, {
+    state: "accepted",
+    reviewedBy: actorId,
+    reviewedAt: at,
+    returnReason: null,
+  });
+  const submission = await setChecklistItem(
+    trx,
+    version,
+    { submitted: true, receivedOn },
+    actorId,
+    at,
+  );
+  await insertSubmissionEvents(trx, [
+    {
+      submissionId: version.submissionId,
+      actorUserId: actorId,
+      at,
+      field: `review.${version.item}`,
+      from: version.reviewState,
+      to: version.fileName,
+      kind: "accept",
+      confirmedOutOfOrder: false,
+    },
+  ]);
+  await notifyDocumentDecision(
+    trx,
+    config,
+    submission,
+    { kind: "accept", item: version.item, fileName: version.fileName, receivedOn },
+    actorId,
+    at,
+  );
+}
+
+/**
+ * The writes of a return with its reason, inside the caller's transaction (checked as for
+ * recordAcceptance); returning an accepted version clears its checklist item.
+ */
+export async function recordReturn(
+  trx: Executor,
+  config: Pick<Config, "publicUrl">,
+  version: StoredDocumentVersion,
+  reason: string,
+  actorId: number | null,
+  at: string,
+): Promise<void> {
+  await setReviewState(trx, version.id, {
+    state: "returned",
+    reviewedBy: actorId,
+    reviewedAt: at,
+    returnReason: reason,
+  });
+  const submission =
+    version.reviewState === "accepted"
+      ? await setChecklistItem(trx, version, { submitted: false, receivedOn: null }, actorId, at)
+      : await submissionOf(trx, version);
+  await insertSubmissionEvents(trx, [
+    {
+      submissionId: version.submissionId,
+      actorUserId: actorId,
+      at,
+      field: `review.${version.item}`,
+      from: version.reviewState,
+      to: reason,
+      kind: "return",
+      confirmedOutOfOrder: false,
+    },
+  ]);
+  await notifyDocumentDecision(
+    trx,
+    config,
+    submission,
+    { kind: "return", item: version.item, fileName: version.fileName, reason },
+    actorId,
+    at,
+  );
 }
 
 /**
@@ -176,7 +207,7 @@ async function setChecklistItem(
   trx: Executor,
   version: StoredDocumentVersion,
   state: { submitted: boolean; receivedOn: string | null },
-  admin: SessionUser,
+  actorId: number | null,
   at: string,
 ) {
   const submission = await submissionOf(trx, version);
@@ -186,7 +217,7 @@ async function setChecklistItem(
   if (changes.length === 0) return submission;
   const saved = await updateSubmissionFields(trx, submission.id, after, at, null);
   if (!saved) throw notFound("The submission of this document was removed.");
-  await insertSubmissionEvents(trx, eventsFor(saved.id, changes, "review", admin.id, at, false));
+  await insertSubmissionEvents(trx, eventsFor(saved.id, changes, "review", actorId, at, false));
   return saved;
 }
 
@@ -195,7 +226,7 @@ async function setReviewState(
   versionId: number,
   review: {
     state: "accepted" | "returned";
-    reviewedBy: number;
+    reviewedBy: number | null;
     reviewedAt: string;
     returnReason: string | null;
   },

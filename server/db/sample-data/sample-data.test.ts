@@ -5,15 +5,22 @@ import { describe, expect, it } from "vitest";
 import {
   DOCUMENT_ITEMS,
   EXAMINER_VALUES,
+  generateSampleJourneys,
   generateSampleSubmissions,
   SGS_ADMIN_VALUES,
+  THESIS_STATUS_VALUES,
   type SampleRecord,
 } from "../../../scripts/sample-data-generator.js";
+import { SAMPLE_STATES, type SampleJourneys } from "../../sample-journeys.js";
 
 // Read as data, not imported, so the test sees exactly the bytes that are committed.
 const fixture = JSON.parse(
   readFileSync(new URL("./submissions.json", import.meta.url), "utf8"),
 ) as SampleRecord[];
+const journeys = JSON.parse(
+  readFileSync(new URL("./journeys.json", import.meta.url), "utf8"),
+) as SampleJourneys;
+const journeyIndexNumbers = new Set(journeys.journeys.map((j) => j.indexNumber));
 
 const ALLOWED_KEYS = new Set<string>([
   "idNo",
@@ -81,17 +88,36 @@ describe("sample submissions fixture", () => {
     for (const record of withExaminerState) expect(record.SGSAdmin).toBe("Sent to Examiners");
   });
 
-  it("carries Thesis Status and Effective Date on the first record only", () => {
+  // The sample students' journeys (sample-journeys.ts) end with an outcome in Thesis Status; of the
+  // prototype's own records, only the first carries one.
+  it("carries Effective Date on the first record only, and Thesis Status there and where a journey ends with an outcome", () => {
     const [first, ...rest] = fixture;
     expect(first?.["Thesis Status"]).toBe("Initial Submission");
     expect(first?.["Effective Date"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     for (const record of rest) {
-      expect(record).not.toHaveProperty("Thesis Status");
       expect(record).not.toHaveProperty("Effective Date");
+      if (!journeyIndexNumbers.has(record.IndexNumber)) {
+        expect(record).not.toHaveProperty("Thesis Status");
+      } else if (record["Thesis Status"] !== undefined) {
+        expect(THESIS_STATUS_VALUES).toContain(record["Thesis Status"]);
+      }
     }
+  });
+
+  it("gives each state a newcomer can try at least one journey, each on a record of the list", () => {
+    const indexNumbers = new Set(fixture.map((record) => record.IndexNumber));
+    for (const journey of journeys.journeys) expect(indexNumbers).toContain(journey.indexNumber);
+    expect(journeyIndexNumbers.size).toBe(journeys.journeys.length);
+    expect(new Set(journeys.journeys.map((j) => j.shows))).toEqual(new Set(SAMPLE_STATES));
+  });
+
+  it("puts the sample examiners under the reserved .example domain, so no mail reaches anyone", () => {
+    expect(journeys.examiners.length).toBeGreaterThan(0);
+    for (const examiner of journeys.examiners) expect(examiner.email).toMatch(/\.example$/);
   });
 
   it("matches a fresh run of the generator", () => {
     expect(generateSampleSubmissions()).toEqual(fixture);
+    expect(generateSampleJourneys()).toEqual(journeys);
   });
 });
