@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import os from "node:os";
 import path from "node:path";
 import { ConfigError, loadConfig } from "./config.js";
 
@@ -158,5 +159,29 @@ describe("configuration", () => {
     expect(problemsOf({ ETS_MAX_THESIS_MB: "0" })[0]).toMatch(/^ETS_MAX_THESIS_MB /);
     expect(problemsOf({ ETS_MAX_FORM_MB: "2001" })[0]).toMatch(/^ETS_MAX_FORM_MB /);
     expect(problemsOf({ RATE_LIMIT_UPLOADS: "none" })[0]).toMatch(/^RATE_LIMIT_UPLOADS /);
+  });
+
+  it("runs one server process per core unless ETS_WORKERS says how many", () => {
+    expect(loadConfig({}).workers).toBe(os.availableParallelism());
+    expect(loadConfig({ ETS_WORKERS: "1" }).workers).toBe(1);
+    expect(loadConfig({ ETS_WORKERS: "6" }).workers).toBe(6);
+    expect(loadConfig({ ETS_WORKERS: " " }).workers).toBe(os.availableParallelism());
+  });
+
+  it("names ETS_WORKERS when it is not a whole number from 1 to 256", () => {
+    for (const bad of ["0", "-1", "two", "1.5", "257", "1000"]) {
+      const problems = problemsOf({ ETS_WORKERS: bad });
+      expect(problems, bad).toHaveLength(1);
+      expect(problems[0], bad).toBe(
+        "ETS_WORKERS must be a whole number of processes from 1 to 256",
+      );
+    }
+  });
+
+  it("runs one process on an in-memory database, and refuses more", () => {
+    expect(loadConfig({ DATABASE_URL: "sqlite::memory:" }).workers).toBe(1);
+    expect(problemsOf({ DATABASE_URL: "sqlite::memory:", ETS_WORKERS: "2" })).toEqual([
+      "ETS_WORKERS must be 1 with an in-memory database (DATABASE_URL=sqlite::memory:)",
+    ]);
   });
 });

@@ -43,6 +43,18 @@ export function createDatabase(config: DatabaseConfig): Db {
 }
 
 /**
+ * A PostgreSQL connection of its own, outside the pool: for a session-level lock that must stay
+ * on one connection (startup-lock.ts). The caller ends it.
+ */
+export async function connectPostgresClient(url: string): Promise<pg.Client> {
+  const client = new (postgres().Client)({ connectionString: url });
+  // A connection PostgreSQL closes reports here; the caller's query fails on its own.
+  client.on("error", () => undefined);
+  await client.connect();
+  return client;
+}
+
+/**
  * A SQLite file behind Kysely, with its prepared statements cached (statement-cache.ts) and every
  * transaction begun IMMEDIATE (sqlite-transactions.ts: several processes share the file). The
  * cache is returned beside the database so tests and benchmarks can read its figures.
