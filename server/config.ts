@@ -54,6 +54,11 @@ export interface Config {
    * database as several servers do (docs/decisions/008-several-servers.md).
    */
   workers: number;
+  /**
+   * Whether requests start in turns of the event loop under load (server/request-turns.ts;
+   * ETS_REQUEST_TURNS, on by default). Off only to measure what the turns do (npm run bench -- load).
+   */
+  requestTurns: boolean;
   /** Request limits on sign-in, sign-up, code requests and the contact form (docs/decisions/004). */
   rateLimits: RateLimits;
   /** Examiners in the loop (docs/decisions/009-examiners.md). */
@@ -279,6 +284,7 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  ETS_REQUEST_TURNS: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -436,6 +442,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailWorker: true,
     mailPollIntervalMs: 2000,
     shutdownDeadlineMs: e.ETS_SHUTDOWN_DEADLINE_SECONDS * 1000,
+    requestTurns: e.ETS_REQUEST_TURNS === "on",
     workers: e.ETS_WORKERS ?? (inMemory ? 1 : Math.min(os.availableParallelism(), MAX_WORKERS)),
     rateLimits: {
       signIn: { max: e.RATE_LIMIT_SIGN_IN, windowMs: MINUTE_MS },
