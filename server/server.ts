@@ -1,10 +1,6 @@
 import type { Server, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
-import { buildApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import { createDatabase, migrateToLatest } from "./db/database.js";
-import { withStartupLock } from "./db/startup-lock.js";
-import { bootstrap } from "./bootstrap.js";
 import { isWorker, runWorkers, tellPrimaryStoppedListening, workerNumber } from "./workers.js";
 
 /**
@@ -80,6 +76,14 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => onSignal("SIGTERM"));
   process.on("SIGINT", () => onSignal("SIGINT"));
 
+  // Loaded here, not at the top: a primary of workers runs none of it, and starts them sooner.
+  const [{ buildApp }, { createDatabase, migrateToLatest }, { withStartupLock }, { bootstrap }] =
+    await Promise.all([
+      import("./app.js"),
+      import("./db/database.js"),
+      import("./db/startup-lock.js"),
+      import("./bootstrap.js"),
+    ]);
   const db = createDatabase(config.database);
   // Built before the duties (it reads nothing until it is ready), so servers starting together
   // hold the lock only for the duties themselves.
