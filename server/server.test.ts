@@ -434,4 +434,34 @@ describe("ETS_WORKERS", () => {
       await smtp.stop();
     }
   });
+
+  it("replaces a worker that dies, and the other goes on serving meanwhile", async () => {
+    const server = await serve({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: "debug",
+      ETS_WORKERS: "2",
+    });
+    try {
+      for (let i = 0; i < 2; i += 1) await getOnNewConnection(server.port, "/api/health");
+      await until(() => new Set(pidsOf(server.lines, HEALTH_REQUEST)).size === 2);
+      const [victim] = [...new Set(pidsOf(server.lines, HEALTH_REQUEST))];
+      process.kill(victim ?? 0, "SIGKILL");
+      await server.waitForLine(/ended with signal SIGKILL; starting another in its place/);
+      expect(await getOnNewConnection(server.port, "/api/health")).toBe(200);
+      // The new worker serves too: two processes answer again, the dead one not among them.
+      const before = server.lines.length;
+      await until(() => {
+        void getOnNewConnection(server.port, "/api/health").catch(() => undefined);
+        const pids = new Set(pidsOf(server.lines.slice(before), HEALTH_REQUEST));
+        return pids.size === 2;
+      }, 30_000);
+      expect(new Set(pidsOf(server.lines.slice(before), HEALTH_REQUEST)).has(victim ?? 0)).toBe(
+        false,
+      );
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+    } finally {
+      server.kill();
+    }
+  });
 });
