@@ -232,6 +232,27 @@ async function drive(
 // ---------------------------------------------------------------------------------------------
 // The two setups
 
+/**
+ * What the machine gives several processes at this moment: a CPU-bound loop (no I/O) run in one
+ * process for 2 s, then in `processes` at once; the total work of the many over the one's. On an
+ * idle machine with that many cores, about `processes`; when other work holds the cores, less,
+ * and no server can do better with its workers than this.
+ */
+async function machineParallelism(processes: number): Promise<number> {
+  const loop = `let n = 0; const end = Date.now() + 2000; while (Date.now() < end) { for (let i = 0; i < 1e5; i++) n += i % 7; } process.stdout.write(String(n));`;
+  const one = () =>
+    new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, ["-e", loop], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+      child.once("error", reject);
+      child.once("exit", () => resolve(Number(out)));
+    });
+  const alone = await one();
+  const together = await Promise.all(Array.from({ length: processes }, one));
+  return together.reduce((a, b) => a + b, 0) / alone;
+}
+
 /** The SQLite setup's name for `workers` processes, with or without the request turns. */
 function workersSetup(workers: number, turns: "on" | "off"): string {
   return `SQLite, ${workers} worker${workers === 1 ? "" : "s"}${turns === "off" ? ", no turns" : ""}`;
@@ -242,6 +263,9 @@ function workersSetup(workers: number, turns: "on" | "off"): string {
  * ETS_WORKERS=options.workers (and with the request turns on, off, or both), restarted for each
  * run; which goes first alternates from run to run, so a machine getting busier favours neither.
  */
+/** machineParallelism() before each run of the SQLite setup, for the report. */
+const parallelisms: number[] = [];
+
 async function oneMachine(rows: GeneratedSubmission[], options: Options): Promise<Run[]> {
   const entry = builtServerEntry();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-bench-load-"));
@@ -260,6 +284,11 @@ async function oneMachine(rows: GeneratedSubmission[], options: Options): Promis
     );
     const runs: Run[] = [];
     for (let run = 1; run <= options.runs; run += 1) {
+      const parallelism = await machineParallelism(options.workers);
+      console.log(
+        `Run ${run}: ${options.workers} CPU-bound processes at once did ${parallelism.toFixed(2)}× the work of one.`,
+      );
+      parallelisms.push(parallelism);
       const order = run % 2 === 1 ? variants : [...variants].reverse();
       for (const { workers, turns } of order) {
         const port = await freePort();
@@ -424,7 +453,7 @@ export async function benchLoad(argv: string[]): Promise<void> {
     const comparison =
       setup === "single"
         ? [
-            `Each run starts the server afresh for each setup, alternating which goes first. Side by side (means over the runs; max and timeouts over all of them):`,
+            `Each run starts the server afresh for each setup, alternating which goes first. Before each run, ${options.workers} CPU-bound processes at once did ${parallelisms.map((p) => `${p.toFixed(2)}×`).join(" and ")} the work of one (what the machine gave ${options.workers} processes then: no server's ${options.workers} workers can do better). Side by side (means over the runs; max and timeouts over all of them):`,
             "",
             sideBySide(runs, options),
             "",
