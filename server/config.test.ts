@@ -184,4 +184,10 @@ describe("configuration", () => {
       "ETS_WORKERS must be 1 with an in-memory database (DATABASE_URL=sqlite::memory:)",
     ]);
   });
+
+  it("starts requests in turns unless ETS_REQUEST_TURNS is off, and names a bad value", () => {
+    expect(loadConfig({}).requestTurns).toBe(true);
+    expect(loadConfig({ ETS_REQUEST_TURNS: "off" }).requestTurns).toBe(false);
+    expect(problemsOf({ ETS_REQUEST_TURNS: "no" })[0]).toMatch(/^ETS_REQUEST_TURNS /);
+  });
 });

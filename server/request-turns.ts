@@ -4,9 +4,9 @@ import type { FastifyInstance } from "fastify";
  * Requests start in turns of the event loop, so a busy server keeps accepting connections.
  *
  * Node 20's libuv accepts one new connection per turn of the event loop (libuv pull request 3696),
- * and so does Node 24's (libuv 1.52), and a turn runs every request whose data has arrived. With
- * ETS_WORKERS the cluster's primary accepts, but each worker takes the connections handed to it
- * in its own turns, so the same holds there. With 200 busy keep-alive connections a
+ * and a turn runs every request whose data has arrived. The starvation below is still there on
+ * Node 24 (libuv 1.52), and with ETS_WORKERS too: the cluster's primary accepts, but each worker
+ * takes the connections handed to it in its own turns. With 200 busy keep-alive connections a
  * turn lasted 200 requests (0.7 s for the list search on SQLite, whose queries run synchronously),
  * so a client that connected late waited in the kernel's accept queue for one turn per client
  * ahead of it: searches answered after almost 10 s, or timed out, while the requests already
