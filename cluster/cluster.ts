@@ -32,6 +32,11 @@ export interface ClusterOptions {
    * `filesDir` is the servers' file store.
    */
   prepare?: (db: Db, filesDir: string) => Promise<void>;
+  /**
+   * Start the servers on the new database as it is, empty: they migrate and bootstrap it
+   * themselves, all at once (no `prepare` then).
+   */
+  emptyDatabase?: boolean;
   /** Each line an app server or nginx writes; otherwise only their log files keep it. */
   onLine?: (source: string, line: string) => void;
 }
@@ -154,10 +159,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     database = await createClusterDatabase(options.postgresUrl);
     db = createDatabase({ kind: "postgres", url: database.url });
-    // Migrated once here, before any server starts, so N servers do not race through start-up
-    // duties on an empty database; each server then finds nothing to do.
-    await migrateToLatest(db);
-    await options.prepare?.(db, filesDir);
+    // Migrated here unless the servers are to do it (emptyDatabase): `prepare` needs the tables.
+    // Servers starting together take turns at their start-up duties either way
+    // (server/db/startup-lock.ts).
+    if (options.emptyDatabase && options.prepare) {
+      throw new Error("prepare needs a migrated database: not with emptyDatabase");
+    }
+    if (!options.emptyDatabase) {
+      await migrateToLatest(db);
+      await options.prepare?.(db, filesDir);
+    }
 
     const port = options.port ?? (await freePort());
     const publicUrl = `http://127.0.0.1:${port}`;
@@ -178,6 +189,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       STORAGE_URL: `file:${filesDir}`,
       ETS_SAMPLE_DATA: "off",
       LOG_LEVEL: "warn",
+      // Each app server one process, as on a machine of its own: the tests kill and restart
+      // servers by PID. ETS_WORKERS on one machine is tested in server/server.test.ts.
+      ETS_WORKERS: "1",
       // Without an SMTP peer, mail goes to the log (without its codes and links).
       ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : { ETS_MAIL_TO_LOG: "on" }),
       ...options.env,

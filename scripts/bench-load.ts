@@ -2,18 +2,23 @@
 // autocannon (one process, on this machine): a student's status read (GET
 // /api/submissions/:indexNumber) and the administrators' list search (GET /api/submissions?q=ama),
 // each from 200 connections for 30 s with a 10 s timeout, on the built server:
-//   1. one server on SQLite (a new file), as a school runs it;
+//   1. one machine on SQLite (a new file), as a school runs it: the server with ETS_WORKERS=1 and
+//      with ETS_WORKERS=--workers (2), side by side, each run restarting the server, alternating
+//      which goes first;
 //   2. three servers on one PostgreSQL database behind nginx (cluster/cluster.ts, as
-//      `npm run cluster` starts them), as a university runs it.
+//      `npm run cluster` starts them, one process each), as a university runs it.
 // Reports requests per second, p50, p99 and max latency, errors, timeouts and non-2xx answers per
-// run, with the load average of the machine beside each; writes the load section of
-// docs/benchmarks.md. The issue's targets: no error, no timeout, and a maximum within a few times
-// the p99 (no request starved).
+// run, with the load average of the machine beside each, and the workers' figures side by side;
+// writes the load sections of docs/benchmarks.md. The issue's targets: no error, no timeout, a
+// maximum within a few times the p99 (no request starved), and about twice the requests at 2
+// workers on 2 cores.
 //
 // Options: --connections N (200), --duration S (30), --timeout S (10), --runs N (2, each load
-// runs this often, alternating), --rows N (10000 generated submissions), --servers N (3),
-// --postgres URL (the server the cluster creates its database on), --only single|cluster,
-// --no-write (print only). Needs `npm run build` first, and nginx and PostgreSQL for the cluster.
+// runs this often, alternating), --rows N (10000 generated submissions), --workers N (2),
+// --servers N (3), --postgres URL (the server the cluster creates its database on),
+// --only single|cluster, --turns on|off|both (requests in turns, server/request-turns.ts: both
+// measures the SQLite setup with and without them), --no-write (print only). Needs
+// `npm run build` first, and nginx and PostgreSQL for the cluster.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,7 +26,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startCluster, builtServerEntry } from "../cluster/cluster.js";
 import { testPostgresUrl } from "../cluster/postgres.js";
-import { freePort, startChild, stopChild, waitForOk } from "../cluster/processes.js";
+import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
 import { resolveFromRoot } from "../server/paths.js";
 import { createUser } from "../server/testing/factories.js";
@@ -35,6 +40,8 @@ interface Options {
   runs: number;
   rows: number;
   servers: number;
+  workers: number;
+  turns: ("on" | "off")[];
   postgresUrl: string;
   only: "single" | "cluster" | null;
   write: boolean;
@@ -50,6 +57,8 @@ function readOptions(argv: string[]): Options {
       runs: { type: "string" },
       rows: { type: "string" },
       servers: { type: "string" },
+      workers: { type: "string" },
+      turns: { type: "string" },
       postgres: { type: "string" },
       only: { type: "string" },
       "no-write": { type: "boolean" },
@@ -64,6 +73,10 @@ function readOptions(argv: string[]): Options {
   if (values.only !== undefined && values.only !== "single" && values.only !== "cluster") {
     throw new Error("--only must be single or cluster");
   }
+  const turns = values.turns ?? "on";
+  if (turns !== "on" && turns !== "off" && turns !== "both") {
+    throw new Error("--turns must be on, off or both");
+  }
   return {
     connections: whole("connections", values.connections, 200, 1),
     durationSeconds: whole("duration", values.duration, 30, 1),
@@ -71,6 +84,8 @@ function readOptions(argv: string[]): Options {
     runs: whole("runs", values.runs, 2, 1),
     rows: whole("rows", values.rows, 10_000, 1000),
     servers: whole("servers", values.servers, 3, 1),
+    workers: whole("workers", values.workers, 2, 2),
+    turns: turns === "both" ? ["on", "off"] : [turns],
     postgresUrl: values.postgres ?? testPostgresUrl(),
     only: values.only ?? null,
     write: values["no-write"] !== true,
@@ -217,7 +232,41 @@ async function drive(
 // ---------------------------------------------------------------------------------------------
 // The two setups
 
-async function singleServer(rows: GeneratedSubmission[], options: Options): Promise<Run[]> {
+/**
+ * What the machine gives several processes at this moment: a CPU-bound loop (no I/O) run in one
+ * process for 2 s, then in `processes` at once; the total work of the many over the one's. On an
+ * idle machine with that many cores, about `processes`; when other work holds the cores, less,
+ * and no server can do better with its workers than this.
+ */
+async function machineParallelism(processes: number): Promise<number> {
+  const loop = `let n = 0; const end = Date.now() + 2000; while (Date.now() < end) { for (let i = 0; i < 1e5; i++) n += i % 7; } process.stdout.write(String(n));`;
+  const one = () =>
+    new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, ["-e", loop], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+      child.once("error", reject);
+      child.once("exit", () => resolve(Number(out)));
+    });
+  const alone = await one();
+  const together = await Promise.all(Array.from({ length: processes }, one));
+  return together.reduce((a, b) => a + b, 0) / alone;
+}
+
+/** The SQLite setup's name for `workers` processes, with or without the request turns. */
+function workersSetup(workers: number, turns: "on" | "off"): string {
+  return `SQLite, ${workers} worker${workers === 1 ? "" : "s"}${turns === "off" ? ", no turns" : ""}`;
+}
+
+/**
+ * One machine on SQLite: the built server on one new file, started with ETS_WORKERS=1 and with
+ * ETS_WORKERS=options.workers (and with the request turns on, off, or both), restarted for each
+ * run; which goes first alternates from run to run, so a machine getting busier favours neither.
+ */
+/** machineParallelism() before each run of the SQLite setup, for the report. */
+const parallelisms: number[] = [];
+
+async function oneMachine(rows: GeneratedSubmission[], options: Options): Promise<Run[]> {
   const entry = builtServerEntry();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-bench-load-"));
   const file = path.join(dir, "ets.sqlite");
@@ -230,35 +279,69 @@ async function singleServer(rows: GeneratedSubmission[], options: Options): Prom
     } finally {
       await db.destroy();
     }
-    const port = await freePort();
-    const child = startChild({
-      name: "the server",
-      command: process.execPath,
-      args: [entry],
-      env: {
-        NODE_ENV: "production",
-        // No SMTP server here: mail goes to the log (without its codes and links).
-        ETS_MAIL_TO_LOG: "on",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATABASE_URL: `sqlite:${file}`,
-        STORAGE_URL: `file:${path.join(dir, "files")}`,
-        ETS_SAMPLE_DATA: "off",
-        LOG_LEVEL: "warn",
-      },
-      cwd: resolveFromRoot(),
-      logFile: path.join(dir, "server.log"),
-    });
-    try {
-      await waitForOk(`http://127.0.0.1:${port}/api/health`, child, 60_000);
-      console.log(`One server on SQLite (PID ${child.pid}), ${rows.length} submissions.`);
-      return await drive("1 server, SQLite", `http://127.0.0.1:${port}`, target, options);
-    } finally {
-      await stopChild(child);
+    const variants = options.turns.flatMap((turns) =>
+      [1, options.workers].map((workers) => ({ workers, turns })),
+    );
+    const runs: Run[] = [];
+    for (let run = 1; run <= options.runs; run += 1) {
+      const parallelism = await machineParallelism(options.workers);
+      console.log(
+        `Run ${run}: ${options.workers} CPU-bound processes at once did ${parallelism.toFixed(2)}× the work of one.`,
+      );
+      parallelisms.push(parallelism);
+      const order = run % 2 === 1 ? variants : [...variants].reverse();
+      for (const { workers, turns } of order) {
+        const port = await freePort();
+        const child = startChild({
+          name: "the server",
+          command: process.execPath,
+          args: [entry],
+          env: {
+            NODE_ENV: "production",
+            // No SMTP server here: mail goes to the log (without its codes and links).
+            ETS_MAIL_TO_LOG: "on",
+            PORT: String(port),
+            HOST: "127.0.0.1",
+            PUBLIC_URL: `http://127.0.0.1:${port}`,
+            DATABASE_URL: `sqlite:${file}`,
+            STORAGE_URL: `file:${path.join(dir, "files")}`,
+            ETS_SAMPLE_DATA: "off",
+            ETS_WORKERS: String(workers),
+            ETS_REQUEST_TURNS: turns,
+            LOG_LEVEL: "warn",
+          },
+          cwd: resolveFromRoot(),
+          logFile: path.join(dir, "server.log"),
+        });
+        try {
+          await waitForOk(`http://127.0.0.1:${port}/api/health`, child, 60_000);
+          // Every worker listening: the primary says so once they all are.
+          await waitForLine(child, /ETS Tracking is running/, 60_000);
+          const setup = workersSetup(workers, turns);
+          console.log(`${setup} (primary PID ${child.pid}), ${rows.length} submissions.`);
+          runs.push(
+            ...(
+              await drive(setup, `http://127.0.0.1:${port}`, target, { ...options, runs: 1 })
+            ).map((r) => ({ ...r, run })),
+          );
+        } finally {
+          await stopChild(child);
+        }
+      }
     }
+    return runs;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function waitForLine(child: Child, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(child.tail(200))) {
+    if (Date.now() > deadline || !child.running()) {
+      throw new Error(`${child.name} never wrote ${pattern}:\n${child.tail(20)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -312,6 +395,36 @@ function table(runs: Run[]): string {
   return rows.join("\n");
 }
 
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
+
+/**
+ * The SQLite setup's figures side by side: for each load (and turns variant), the requests per
+ * second and the p99 at 1 worker and at N, averaged over the runs, and N's requests over 1's.
+ */
+function sideBySide(runs: Run[], options: Options): string {
+  const rows = [
+    `| Load | Turns | 1 worker: requests/s | 1 worker: p99 (ms) | ${options.workers} workers: requests/s | ${options.workers} workers: p99 (ms) | Requests, ${options.workers} against 1 | Max (ms), 1 / ${options.workers} | Timeouts, 1 / ${options.workers} |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  const loadNames = [...new Set(runs.map((r) => r.load))];
+  for (const turns of options.turns) {
+    for (const load of loadNames) {
+      const of = (workers: number) =>
+        runs.filter((r) => r.load === load && r.setup === workersSetup(workers, turns));
+      const one = of(1);
+      const many = of(options.workers);
+      const rps = (rs: Run[]) => mean(rs.map((r) => r.result.requests.average));
+      const p99 = (rs: Run[]) => mean(rs.map((r) => r.result.latency.p99));
+      const max = (rs: Run[]) => Math.max(...rs.map((r) => r.result.latency.max));
+      const timeouts = (rs: Run[]) => rs.reduce((n, r) => n + r.result.timeouts, 0);
+      rows.push(
+        `| ${load} | ${turns} | ${Math.round(rps(one)).toLocaleString("en")} | ${ms(p99(one))} | ${Math.round(rps(many)).toLocaleString("en")} | ${ms(p99(many))} | ${(rps(many) / rps(one)).toFixed(2)}× | ${ms(max(one))} / ${ms(max(many))} | ${timeouts(one)} / ${timeouts(many)} |`,
+      );
+    }
+  }
+  return rows.join("\n");
+}
+
 /** Each setup has its own section, so `--only` rewrites the figures it measured and no others. */
 const SECTIONS: Record<"single" | "cluster", string> = {
   single: "load-one-server",
@@ -326,16 +439,30 @@ export async function benchLoad(argv: string[]): Promise<void> {
   const rows = generateSubmissions(options.rows, started);
   const measured: { setup: "single" | "cluster"; runs: Run[] }[] = [];
   if (options.only !== "cluster") {
-    measured.push({ setup: "single", runs: await singleServer(rows, options) });
+    measured.push({ setup: "single", runs: await oneMachine(rows, options) });
   }
   if (options.only !== "single") {
     measured.push({ setup: "cluster", runs: await threeServers(rows, options) });
   }
-  for (const { runs } of measured) console.log(`\n${table(runs)}`);
+  for (const { setup, runs } of measured) {
+    console.log(`\n${table(runs)}`);
+    if (setup === "single") console.log(`\n${sideBySide(runs, options)}`);
+  }
   if (!options.write) return;
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const command = ["npm run bench -- load", ...argv.filter((a) => a !== "--no-write")].join(" ");
   for (const { setup, runs } of measured) {
+    const comparison =
+      setup === "single"
+        ? [
+            `Each run starts the server afresh for each setup, alternating which goes first. Before each run, ${options.workers} CPU-bound processes at once did ${parallelisms.map((p) => `${p.toFixed(2)}×`).join(" and ")} the work of one (what the machine gave ${options.workers} processes then: no server's ${options.workers} workers can do better). Side by side (means over the runs; max and timeouts over all of them):`,
+            "",
+            sideBySide(runs, options),
+            "",
+            "Every run:",
+            "",
+          ]
+        : [];
     writeBenchSection(
       SECTIONS[setup],
       [
@@ -344,6 +471,7 @@ export async function benchLoad(argv: string[]): Promise<void> {
         `${options.rows.toLocaleString("en")} generated submissions; autocannon (one process, same machine) with ${options.connections} connections for ${options.durationSeconds} s per run, timeout ${options.timeoutSeconds} s, after a 3 s warm-up at 10 connections; each load ${options.runs} times, alternating.`,
         `Latencies in ms, over the answered requests (a timed-out request counts under Timeouts and Errors, not in the latencies).`,
         "",
+        ...comparison,
         table(runs),
       ].join("\n"),
     );

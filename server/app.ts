@@ -151,7 +151,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   answerWhileClosing(app);
   // First of the hooks that serve a request: under load, requests start one per turn of the event loop, in arrival
   // order, so connections opened late are accepted and served too (server/request-turns.ts).
-  takeRequestsInTurns(app);
+  if (config.requestTurns) takeRequestsInTurns(app);
   app.decorate("db", db);
   app.decorate("config", config);
   if (ownsDb) app.addHook("onClose", async () => db.destroy());

@@ -5,9 +5,13 @@ import { loadSampleData } from "./sample-data.js";
 /**
  * Start-up duties after migrations: the first administrator from ETS_ADMIN_EMAIL/PASSWORD, the
  * sample data on an empty database, and a hint when there is no administrator at all.
- * There is never a fixed default account.
+ * There is never a fixed default account. Several servers starting together run it one at a time
+ * (server/db/startup-lock.ts), so each finds what the one before it created.
  */
-export async function bootstrap(app: FastifyInstance): Promise<void> {
+export async function bootstrap(
+  app: FastifyInstance,
+  options: { hints?: boolean } = {},
+): Promise<void> {
   const { db, config } = app;
   if (config.admin) {
     const existing = await findUserByEmail(db, config.admin.email);
@@ -29,7 +33,7 @@ export async function bootstrap(app: FastifyInstance): Promise<void> {
     const loaded = await loadSampleData(db, { storage: app.storage, config });
     if (loaded > 0) app.log.info({ submissions: loaded }, "sample data loaded");
   }
-  if ((await countAdmins(db)) === 0) {
+  if (options.hints !== false && (await countAdmins(db)) === 0) {
     const message =
       "No administrator exists yet. Create the first one with:\n" +
       '  npm run admin -- create --email you@school.edu --name "Your Name"\n' +

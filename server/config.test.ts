@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import os from "node:os";
 import path from "node:path";
 import { ConfigError, loadConfig } from "./config.js";
 
@@ -228,5 +229,35 @@ describe("configuration", () => {
     expect(problemsOf({ ...oidc, OIDC_PRIVATE_KEY_ID: "k1" })).toEqual([
       "OIDC_PRIVATE_KEY_ID must be set with OIDC_PRIVATE_KEY_FILE",
     ]);
+  });
+
+  it("runs one server process per core unless ETS_WORKERS says how many", () => {
+    expect(loadConfig({}).workers).toBe(os.availableParallelism());
+    expect(loadConfig({ ETS_WORKERS: "1" }).workers).toBe(1);
+    expect(loadConfig({ ETS_WORKERS: "6" }).workers).toBe(6);
+    expect(loadConfig({ ETS_WORKERS: " " }).workers).toBe(os.availableParallelism());
+  });
+
+  it("names ETS_WORKERS when it is not a whole number from 1 to 256", () => {
+    for (const bad of ["0", "-1", "two", "1.5", "257", "1000"]) {
+      const problems = problemsOf({ ETS_WORKERS: bad });
+      expect(problems, bad).toHaveLength(1);
+      expect(problems[0], bad).toBe(
+        "ETS_WORKERS must be a whole number of processes from 1 to 256",
+      );
+    }
+  });
+
+  it("runs one process on an in-memory database, and refuses more", () => {
+    expect(loadConfig({ DATABASE_URL: "sqlite::memory:" }).workers).toBe(1);
+    expect(problemsOf({ DATABASE_URL: "sqlite::memory:", ETS_WORKERS: "2" })).toEqual([
+      "ETS_WORKERS must be 1 with an in-memory database (DATABASE_URL=sqlite::memory:)",
+    ]);
+  });
+
+  it("starts requests in turns unless ETS_REQUEST_TURNS is off, and names a bad value", () => {
+    expect(loadConfig({}).requestTurns).toBe(true);
+    expect(loadConfig({ ETS_REQUEST_TURNS: "off" }).requestTurns).toBe(false);
+    expect(problemsOf({ ETS_REQUEST_TURNS: "no" })[0]).toMatch(/^ETS_REQUEST_TURNS /);
   });
 });

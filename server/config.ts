@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { MIN_ADMIN_PASSWORD_LENGTH } from "../common/accounts.js";
@@ -53,6 +54,17 @@ export interface Config {
    * cut; the process exits (1) if closing is still not over 5 s later (ETS_SHUTDOWN_DEADLINE_SECONDS).
    */
   shutdownDeadlineMs: number;
+  /**
+   * How many server processes run on this machine (ETS_WORKERS; default: one per core). More than
+   * one: a primary process starts them and passes on signals (server/workers.ts); they share the
+   * database as several servers do (docs/decisions/008-several-servers.md).
+   */
+  workers: number;
+  /**
+   * Whether requests start in turns of the event loop under load (server/request-turns.ts;
+   * ETS_REQUEST_TURNS, on by default). Off only to measure what the turns do (npm run bench -- load).
+   */
+  requestTurns: boolean;
   /** Request limits on sign-in, sign-up, code requests and the contact form (docs/decisions/004). */
   rateLimits: RateLimits;
   /** Examiners in the loop (docs/decisions/009-examiners.md). */
@@ -213,6 +225,9 @@ const megabytes = (fallback: number) =>
       .default(fallback),
   );
 
+/** More server processes than this on one machine is a typo, not a plan. */
+const MAX_WORKERS = 256;
+
 const envSchema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
@@ -285,6 +300,19 @@ const envSchema = z.object({
       .refine((n) => n >= 1 && n <= 600, "must be a whole number of seconds from 1 to 600")
       .default(10),
   ),
+  ETS_WORKERS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,2}$/, `must be a whole number of processes from 1 to ${MAX_WORKERS}`)
+      .transform(Number)
+      .refine(
+        (n) => n <= MAX_WORKERS,
+        `must be a whole number of processes from 1 to ${MAX_WORKERS}`,
+      )
+      .optional(),
+  ),
+  ETS_REQUEST_TURNS: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -438,6 +466,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "SMTP_URL must be set when NODE_ENV=production: without it no mail leaves the server (set ETS_MAIL_TO_LOG=on to write mail to the log instead, without its codes and links)",
     );
   }
+  const database = parseDatabaseUrl(e.DATABASE_URL);
+  // An in-memory SQLite database lives in one process: a second one would see another database.
+  const inMemory = database.kind === "sqlite" && database.path === ":memory:";
+  if (inMemory && e.ETS_WORKERS !== undefined && e.ETS_WORKERS > 1) {
+    problems.push(
+      "ETS_WORKERS must be 1 with an in-memory database (DATABASE_URL=sqlite::memory:)",
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
@@ -447,7 +483,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicUrl,
     secure: publicUrl.startsWith("https://"),
-    database: parseDatabaseUrl(e.DATABASE_URL),
+    database,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     mailSecretsToLog: e.NODE_ENV !== "production",
@@ -468,6 +504,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailWorker: true,
     mailPollIntervalMs: 2000,
     shutdownDeadlineMs: e.ETS_SHUTDOWN_DEADLINE_SECONDS * 1000,
+    requestTurns: e.ETS_REQUEST_TURNS === "on",
+    workers: e.ETS_WORKERS ?? (inMemory ? 1 : Math.min(os.availableParallelism(), MAX_WORKERS)),
     rateLimits: {
       signIn: { max: e.RATE_LIMIT_SIGN_IN, windowMs: MINUTE_MS },
       signUp: { max: e.RATE_LIMIT_SIGN_UP, windowMs: 15 * MINUTE_MS },

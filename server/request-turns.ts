@@ -4,11 +4,15 @@ import type { FastifyInstance } from "fastify";
  * Requests start in turns of the event loop, so a busy server keeps accepting connections.
  *
  * Node 20's libuv accepts one new connection per turn of the event loop (libuv pull request 3696),
- * and a turn runs every request whose data has arrived. With 200 busy keep-alive connections a
+ * and a turn runs every request whose data has arrived. The starvation below is still there on
+ * Node 24 (libuv 1.52), and with ETS_WORKERS too: the cluster's primary accepts, but each worker
+ * takes the connections handed to it in its own turns. With 200 busy keep-alive connections a
  * turn lasted 200 requests (0.7 s for the list search on SQLite, whose queries run synchronously),
  * so a client that connected late waited in the kernel's accept queue for one turn per client
  * ahead of it: searches answered after almost 10 s, or timed out, while the requests already
- * accepted took 30 ms at most (docs/benchmarks.md, "Load").
+ * accepted took 30 ms at most (docs/benchmarks.md, "Load"). Measured again on Node 24 with 1 and
+ * 2 workers (`npm run bench -- load --turns both`): without the turns the list search still timed
+ * out (max 10 s), with them none did.
  *
  * Here a request starts at once while the current turn has spent less than `sliceMs` starting
  * requests and none is waiting; otherwise it waits in arrival order, and the waiting requests

@@ -10,6 +10,7 @@ import { resolveFromRoot } from "./paths.js";
 import { enqueueMail } from "./mail/outbox.js";
 import { createUser, makeSubmission } from "./testing/factories.js";
 import { uniquePdf } from "./testing/documents.js";
+import { startSmtpPeer } from "./testing/smtp-peer.js";
 import { createTestDatabase, type TestDatabase } from "./testing/test-app.js";
 import { multipartBody } from "./testing/uploads.js";
 
@@ -245,63 +246,72 @@ describe("graceful shutdown", () => {
       .execute();
   }
 
-  it("on SIGTERM refuses new connections at once, answers the upload in flight, lets the mail pass finish, closes and exits 0", async () => {
-    const indexNumber = "81000001";
-    const { token } = await studentWithSubmission(indexNumber);
-    // An SMTP server that takes the connection and says nothing until the test lets it go: the
-    // mail worker's pass is still running when the signal comes.
-    const smtp = await silentServer();
-    const mailId = await enqueueMail(database.db, {
-      to: "examiner@school.edu",
-      subject: "In flight at shutdown",
-      text: "hello",
-      template: { name: "test" },
-    });
-    // At debug the server says when a request arrives (docs/decisions/012-request-logging.md).
-    const server = await serve({
-      DATABASE_URL: database.url,
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      LOG_LEVEL: "debug",
-    });
-    try {
-      await until(() => smtp.sockets.size > 0);
-      const upload = slowUpload(server.port, token, indexNumber, uniquePdf());
-      // The server has the request (its headers); half of the file is still to come.
-      await server.waitForLine(
-        /"path":"\/api\/submissions\/81000001\/documents\/supervisorForm".*"incoming request"/,
-      );
-
-      server.child.kill("SIGTERM");
-      await server.waitForLine(/shutting down/);
-      // Refused while the upload and the mail pass are still under way: a proxy moves on at once.
-      expect(await connectTo(server.port)).toBe("ECONNREFUSED");
-
-      upload.finish();
-      const answer = await upload.answer;
-      expect(answer.status).toBe(201);
-      expect(JSON.parse(answer.body)).toMatchObject({
-        data: { item: "supervisorForm", version: 1, fileName: "supervisor-form.pdf" },
+  // One process as before, and a primary with two workers: SIGTERM reaches the primary only.
+  it.each([
+    ["1", "81000001"],
+    ["2", "81000003"],
+  ])(
+    "on SIGTERM refuses new connections at once, answers the upload in flight, lets the mail pass finish, closes and exits 0 (ETS_WORKERS=%s)",
+    async (workers, indexNumber) => {
+      const { token } = await studentWithSubmission(indexNumber);
+      // An SMTP server that takes the connection and says nothing until the test lets it go: the
+      // mail worker's pass is still running when the signal comes.
+      const smtp = await silentServer();
+      const mailId = await enqueueMail(database.db, {
+        to: "examiner@school.edu",
+        subject: "In flight at shutdown",
+        text: "hello",
+        template: { name: "test" },
       });
-      // The answer closes its keep-alive connection, which would otherwise hold the exit.
-      expect(answer.headers.connection).toBe("close");
+      // At debug the server says when a request arrives (docs/decisions/012-request-logging.md).
+      const server = await serve({
+        DATABASE_URL: database.url,
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        LOG_LEVEL: "debug",
+        ETS_WORKERS: workers,
+      });
+      try {
+        await until(() => smtp.sockets.size > 0);
+        const upload = slowUpload(server.port, token, indexNumber, uniquePdf());
+        // The server has the request (its headers); half of the file is still to come.
+        await server.waitForLine(
+          new RegExp(
+            `"path":"/api/submissions/${indexNumber}/documents/supervisorForm".*"incoming request"`,
+          ),
+        );
 
-      // The SMTP server drops the connection: the pass records a failed attempt, then all closes.
-      smtp.dropAll();
-      expect(await server.exited).toBe(0);
-      expect(server.lines.join("\n")).not.toMatch(/deadline reached|"level":50/);
-      expect(await versionsOf(indexNumber)).toEqual([{ item: "supervisorForm", version: 1 }]);
-      expect(
-        await database.db
-          .selectFrom("outbox")
-          .select(["status", "attempts"])
-          .where("id", "=", mailId)
-          .executeTakeFirst(),
-      ).toEqual({ status: "pending", attempts: 1 });
-    } finally {
-      server.kill();
-      await smtp.stop();
-    }
-  });
+        server.child.kill("SIGTERM");
+        await server.waitForLine(/shutting down/);
+        // Refused while the upload and the mail pass are still under way: a proxy moves on at once.
+        expect(await connectTo(server.port)).toBe("ECONNREFUSED");
+
+        upload.finish();
+        const answer = await upload.answer;
+        expect(answer.status).toBe(201);
+        expect(JSON.parse(answer.body)).toMatchObject({
+          data: { item: "supervisorForm", version: 1, fileName: "supervisor-form.pdf" },
+        });
+        // The answer closes its keep-alive connection, which would otherwise hold the exit.
+        expect(answer.headers.connection).toBe("close");
+
+        // The SMTP server drops the connection: the pass records a failed attempt, then all closes.
+        smtp.dropAll();
+        expect(await server.exited).toBe(0);
+        expect(server.lines.join("\n")).not.toMatch(/deadline reached|"level":50/);
+        expect(await versionsOf(indexNumber)).toEqual([{ item: "supervisorForm", version: 1 }]);
+        expect(
+          await database.db
+            .selectFrom("outbox")
+            .select(["status", "attempts"])
+            .where("id", "=", mailId)
+            .executeTakeFirst(),
+        ).toEqual({ status: "pending", attempts: 1 });
+      } finally {
+        server.kill();
+        await smtp.stop();
+      }
+    },
+  );
 
   it("cuts a request still running at the deadline, leaves nothing of it, and still exits 0", async () => {
     const indexNumber = "81000002";
@@ -310,6 +320,7 @@ describe("graceful shutdown", () => {
       DATABASE_URL: database.url,
       ETS_SHUTDOWN_DEADLINE_SECONDS: "1",
       LOG_LEVEL: "debug",
+      ETS_WORKERS: "2",
     });
     try {
       const upload = slowUpload(server.port, token, indexNumber, uniquePdf());
@@ -323,6 +334,132 @@ describe("graceful shutdown", () => {
       expect(await server.exited).toBe(0);
       expect(server.lines.join("\n")).toMatch(/shutdown deadline reached/);
       expect(await versionsOf(indexNumber)).toEqual([]);
+    } finally {
+      server.kill();
+    }
+  });
+});
+
+/** GET on a connection of its own, so the primary hands each to the next worker. */
+async function getOnNewConnection(port: number, urlPath: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: "127.0.0.1", port, path: urlPath, agent: false }, (res) => {
+      res.resume();
+      res.once("end", () => resolve(res.statusCode ?? 0));
+    });
+    request.once("error", reject);
+  });
+}
+
+/** The process ids in the server's JSON log lines that match `pattern`. */
+function pidsOf(lines: string[], pattern: RegExp): number[] {
+  return lines
+    .filter((line) => pattern.test(line))
+    .map((line) => (JSON.parse(line) as { pid: number }).pid);
+}
+
+const HEALTH_REQUEST = /"path":"\/api\/health".*"incoming request"/;
+
+describe("ETS_WORKERS", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it("runs two worker processes that both serve, share the start-up duties, and run each job and each mail once", async () => {
+    const smtp = await startSmtpPeer();
+    const mails = 20;
+    for (let i = 1; i <= mails; i += 1) {
+      await enqueueMail(database.db, {
+        to: `student${i}@st.school.edu`,
+        subject: `Mail ${i}`,
+        text: "hello",
+        template: { name: "test" },
+      });
+    }
+    // On an empty database, both workers start at once: the administrator and the sample data
+    // must each be created once, by whichever takes the start-up lock first.
+    const server = await serve({
+      DATABASE_URL: database.url,
+      SMTP_URL: smtp.url,
+      LOG_LEVEL: "debug",
+      ETS_WORKERS: "2",
+      ETS_SAMPLE_DATA: "on",
+      ETS_ADMIN_EMAIL: "registrar@school.edu",
+      ETS_ADMIN_PASSWORD: "a long enough passphrase",
+    });
+    try {
+      expect(server.lines.join("\n")).toMatch(/running at .*2 worker processes/);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1)
+        statuses.push(await getOnNewConnection(server.port, "/api/health"));
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      await until(() => pidsOf(server.lines, HEALTH_REQUEST).length >= 6);
+      const servedBy = new Set(pidsOf(server.lines, HEALTH_REQUEST));
+      // Two processes answered, neither of them the primary.
+      expect(servedBy.size).toBe(2);
+      expect(servedBy.has(server.child.pid ?? 0)).toBe(false);
+
+      // Each mail arrives once, though both workers look for due mail every 2 s.
+      await until(() => smtp.messages.length >= mails);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      expect(smtp.messages.map((m) => m.subject).sort()).toEqual(
+        Array.from({ length: mails }, (_, i) => `Mail ${i + 1}`).sort(),
+      );
+      // Each periodic job is taken by one worker, which keeps it.
+      for (const job of ["housekeeping", "examiner-reminders"]) {
+        const takers = pidsOf(
+          server.lines,
+          new RegExp(`"job":"${job}".*"this server now runs the job"`),
+        );
+        expect(takers, job).toHaveLength(1);
+      }
+      expect(pidsOf(server.lines, /"administrator created from ETS_ADMIN_EMAIL"/)).toHaveLength(1);
+      expect(pidsOf(server.lines, /"sample data loaded"/)).toHaveLength(1);
+      const admins = await database.db
+        .selectFrom("users")
+        .select("email")
+        .where("role", "=", "admin")
+        .execute();
+      expect(admins).toEqual([{ email: "registrar@school.edu" }]);
+
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+      expect(server.lines.join("\n")).not.toMatch(/"level":50/);
+    } finally {
+      server.kill();
+      await smtp.stop();
+    }
+  });
+
+  it("replaces a worker that dies, and the other goes on serving meanwhile", async () => {
+    const server = await serve({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: "debug",
+      ETS_WORKERS: "2",
+    });
+    try {
+      for (let i = 0; i < 2; i += 1) await getOnNewConnection(server.port, "/api/health");
+      await until(() => new Set(pidsOf(server.lines, HEALTH_REQUEST)).size === 2);
+      const [victim] = [...new Set(pidsOf(server.lines, HEALTH_REQUEST))];
+      process.kill(victim ?? 0, "SIGKILL");
+      await server.waitForLine(/ended with signal SIGKILL; starting another in its place/);
+      expect(await getOnNewConnection(server.port, "/api/health")).toBe(200);
+      // The new worker serves too: two processes answer again, the dead one not among them.
+      const before = server.lines.length;
+      await until(() => {
+        void getOnNewConnection(server.port, "/api/health").catch(() => undefined);
+        const pids = new Set(pidsOf(server.lines.slice(before), HEALTH_REQUEST));
+        return pids.size === 2;
+      }, 30_000);
+      expect(new Set(pidsOf(server.lines.slice(before), HEALTH_REQUEST)).has(victim ?? 0)).toBe(
+        false,
+      );
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
     } finally {
       server.kill();
     }

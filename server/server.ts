@@ -1,16 +1,17 @@
 import "./runtime-check.js";
 import type { Server, ServerResponse } from "node:http";
-import { buildApp } from "./app.js";
+import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import { createDatabase, migrateToLatest } from "./db/database.js";
-import { bootstrap } from "./bootstrap.js";
+import { isWorker, runWorkers, tellPrimaryStoppedListening, workerNumber } from "./workers.js";
 
 /**
- * The process entry point: validate configuration before touching anything, open and migrate the
- * database, bootstrap, listen, and on SIGTERM/SIGINT shut down gracefully
- * (docs/decisions/008-several-servers.md): stop taking connections at once, let the requests in
- * flight finish until the deadline (ETS_SHUTDOWN_DEADLINE_SECONDS), stop the background work, close
- * the database, exit 0.
+ * The process entry point: validate configuration before touching anything; with ETS_WORKERS
+ * above 1, start that many worker processes, each running the rest (server/workers.ts). A server
+ * (the single process, or each worker) opens the database, migrates it and bootstraps under the
+ * start-up lock (one server at a time, server/db/startup-lock.ts), listens, and on SIGTERM/SIGINT
+ * shuts down gracefully (docs/decisions/008-several-servers.md): stop taking connections at once,
+ * let the requests in flight finish until the deadline (ETS_SHUTDOWN_DEADLINE_SECONDS), stop the
+ * background work, close the database, exit 0.
  */
 
 /**
@@ -53,9 +54,46 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  const where = config.database.kind === "sqlite" ? config.database.path : "PostgreSQL";
+  if (config.workers > 1 && !isWorker()) {
+    const noSmtp = config.smtpUrl ? "" : `\n${NO_SMTP_MESSAGE}`;
+    runWorkers({
+      workers: config.workers,
+      entry: fileURLToPath(import.meta.url),
+      shutdownDeadlineMs: config.shutdownDeadlineMs,
+      readyMessage: `ETS Tracking is running at ${config.publicUrl} (database: ${where}; ${config.workers} worker processes)${noSmtp}`,
+    });
+    return;
+  }
+
+  // A signal before the server listens is answered once it does: stopping halfway through a
+  // migration would leave the schema half changed (SQLite's migrations have no transaction).
+  let close: ((signal: string) => Promise<void>) | null = null;
+  let signalledEarly: string | null = null;
+  const onSignal = (signal: string) => {
+    if (close) void close(signal);
+    else signalledEarly ??= signal;
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+
+  // Loaded here, not at the top: a primary of workers runs none of it, and starts them sooner.
+  const [{ buildApp }, { createDatabase, migrateToLatest }, { withStartupLock }, { bootstrap }] =
+    await Promise.all([
+      import("./app.js"),
+      import("./db/database.js"),
+      import("./db/startup-lock.js"),
+      import("./bootstrap.js"),
+    ]);
   const db = createDatabase(config.database);
-  await migrateToLatest(db);
+  // Built before the duties (it reads nothing until it is ready), so servers starting together
+  // hold the lock only for the duties themselves.
   const app = await buildApp(config, { db });
+  await withStartupLock(config.database, db, async () => {
+    await migrateToLatest(db);
+    // Only the first worker gives the hint about a missing administrator: once is enough.
+    await bootstrap(app, { hints: workerNumber() === 1 });
+  });
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   app.server.requestTimeout = requestTimeoutMs(config);
   app.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -68,19 +106,23 @@ async function main(): Promise<void> {
     await drained;
     await db.destroy();
   });
-  await bootstrap(app);
 
   let closing = false;
-  const close = async (signal: string) => {
+  close = async (signal: string) => {
     if (closing) return;
     closing = true;
     // Refuse new connections now (a proxy sends the next request to another server); Node also
     // closes the idle keep-alive connections. The callback comes when the last connection ends.
+    // A worker's listener is the primary's shared port: the primary closes it when every worker
+    // has closed its own, and says so (server/workers.ts).
     drained = new Promise((resolve) => app.server.close(() => resolve()));
+    tellPrimaryStoppedListening();
     inFlight.finishing();
     app.log.info(
       { signal, inFlight: inFlight.count(), deadlineMs: config.shutdownDeadlineMs },
-      "shutting down: no new connections; finishing the requests in flight",
+      isWorker()
+        ? "worker: no new connections; finishing its requests in flight"
+        : "shutting down: no new connections; finishing the requests in flight",
     );
     const deadline = setTimeout(() => {
       app.log.warn(
@@ -102,17 +144,17 @@ async function main(): Promise<void> {
     clearTimeout(deadline);
     process.exit(0);
   };
-  process.on("SIGTERM", () => void close("SIGTERM"));
-  process.on("SIGINT", () => void close("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
-  const where = config.database.kind === "sqlite" ? config.database.path : "PostgreSQL";
+  if (signalledEarly !== null) return void close(signalledEarly);
+  // A worker's primary says this once for all of them.
+  if (isWorker()) return;
   console.log(`ETS Tracking is running at ${config.publicUrl} (database: ${where})`);
-  if (!config.smtpUrl) {
-    // The mail worker (registered in app.ts, started when the app is ready) logs instead of sending.
-    console.log("No SMTP_URL is set: mail, sign-up codes included, is written to the log.");
-  }
+  if (!config.smtpUrl) console.log(NO_SMTP_MESSAGE);
 }
+
+// The mail worker (registered in app.ts, started when the app is ready) logs instead of sending.
+const NO_SMTP_MESSAGE = "No SMTP_URL is set: mail, sign-up codes included, is written to the log.";
 
 /**
  * The responses not yet sent. Once the server is finishing, each of them (and any later one)

@@ -8,6 +8,7 @@ import type { Database } from "./schema.js";
 import { migrationProvider } from "./migrations/index.js";
 import { StatementCache } from "./statement-cache.js";
 import { runNamedStatementsOn } from "./dialect.js";
+import { ImmediateSqliteDialect } from "./sqlite-transactions.js";
 import { lazyModule } from "../lazy-module.js";
 
 export type Db = Kysely<Database>;
@@ -45,7 +46,20 @@ export function createDatabase(config: DatabaseConfig): Db {
 }
 
 /**
- * A SQLite file behind Kysely, with its prepared statements cached (statement-cache.ts). The
+ * A PostgreSQL connection of its own, outside the pool: for a session-level lock that must stay
+ * on one connection (startup-lock.ts). The caller ends it.
+ */
+export async function connectPostgresClient(url: string): Promise<pg.Client> {
+  const client = new (postgres().Client)({ connectionString: url });
+  // A connection PostgreSQL closes reports here; the caller's query fails on its own.
+  client.on("error", () => undefined);
+  await client.connect();
+  return client;
+}
+
+/**
+ * A SQLite file behind Kysely, with its prepared statements cached (statement-cache.ts) and every
+ * transaction begun IMMEDIATE (sqlite-transactions.ts: several processes share the file). The
  * cache is returned beside the database so tests and benchmarks can read its figures.
  */
 export function createSqliteDatabase(file: string): { db: Db; statements: StatementCache } {
@@ -61,7 +75,9 @@ export function createSqliteDatabase(file: string): { db: Db; statements: Statem
   // allocated as they are read, so a small database uses little of it.
   sqlite.pragma("cache_size = -65536");
   const statements = new StatementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: statements }),
+  });
   if (file !== ":memory:") sqliteFiles.set(db, file);
   return { db, statements };
 }

@@ -108,9 +108,9 @@ class ReaderStatement implements SqliteStatement {
  *   connection) is `busy`: that query gets a fresh statement of its own instead of the cached one.
  * - SQLite re-prepares a statement by itself when the schema changes under it (a migration run
  *   through this cache); its row builder is then made again. A schema changed by another process
- *   while this one runs is not covered for a renamed column: the SQLite database is one server's
- *   (several servers share PostgreSQL, docs/decisions/008-several-servers.md), and migrations
- *   run before it starts.
+ *   while this one runs is not covered for a renamed column: the worker processes sharing a
+ *   SQLite file (docs/decisions/017-workers-on-one-machine.md) migrate it at start, under the
+ *   start-up lock, before any of them serves.
  */
 export class StatementCache implements SqliteDatabase {
   readonly #database: SQLite.Database;
