@@ -263,27 +263,57 @@ export async function growThroughImport(
     last = at;
   };
   await loadSampleData(db, now);
+  phase("sample data");
+  await importFiles(db, rows, onPhase);
+}
+
+/**
+ * Imports more rows on top of data that growThroughImport built (through the same files, previews
+ * and applies), as the registrar's next import; their index numbers must be new.
+ */
+export async function importMore(
+  db: Db,
+  rows: readonly GeneratedSubmission[],
+  onPhase: (phase: string, seconds: number) => void = () => {},
+): Promise<void> {
+  await importFiles(db, rows, (phase, seconds) => onPhase(`then: ${phase}`, seconds));
+}
+
+/** The registrar's account (created once), and the rows imported file by file as it. */
+async function importFiles(
+  db: Db,
+  rows: readonly GeneratedSubmission[],
+  onPhase: (phase: string, seconds: number) => void,
+): Promise<void> {
   const at = nowIso();
-  const { id } = await db
-    .insertInto("users")
-    .values({
-      email: "bench-registrar@school.test",
-      index_number: null,
-      name: "Bench Registrar",
-      role: "admin",
-      password_hash: null,
-      active: 1,
-      failed_sign_ins: 0,
-      locked_until: null,
-      last_sign_in_at: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const email = "bench-registrar@school.test";
+  const existing = await db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", email)
+    .executeTakeFirst();
+  const { id } =
+    existing ??
+    (await db
+      .insertInto("users")
+      .values({
+        email,
+        index_number: null,
+        name: "Bench Registrar",
+        role: "admin",
+        password_hash: null,
+        active: 1,
+        failed_sign_ins: 0,
+        locked_until: null,
+        last_sign_in_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow());
   const admin: SessionUser = {
     id,
-    email: "bench-registrar@school.test",
+    email,
     name: "Bench Registrar",
     role: "admin",
     indexNumber: null,
@@ -291,7 +321,6 @@ export async function growThroughImport(
     signInMethod: "password",
     signedInAt: at,
   };
-  phase("sample data");
   const ctx = { db, config: { publicUrl: "http://127.0.0.1" } };
   let previewSeconds = 0;
   let applySeconds = 0;
@@ -318,5 +347,4 @@ export async function growThroughImport(
   }
   onPhase("previews", previewSeconds);
   onPhase("applies", applySeconds);
-  last = performance.now();
 }
