@@ -90,7 +90,7 @@ async function countOf(table: string): Promise<number> {
 }
 
 describe("planner statistics after an import", () => {
-  it("an apply of many new records leaves fresh statistics on submissions and their search postings", async () => {
+  it("an apply of many new records leaves fresh statistics (and on PostgreSQL a visibility map) on submissions and their search postings", async () => {
     for (const table of ["submissions", "submission_search_grams"]) {
       expect((await statisticsOf(table)).version, table).toBeNull();
     }
@@ -102,18 +102,17 @@ describe("planner statistics after an import", () => {
     expect(postings.version).not.toBeNull();
     expect(postings.rows).toBe(await countOf("submission_search_grams"));
     expect((await statisticsOf("submission_search_vocabulary")).version).not.toBeNull();
-  });
-
-  it("on PostgreSQL the apply also leaves every page of the table visible to index-only scans", async () => {
-    if (dialectOf(t.db) !== "postgres") return;
-    // VACUUM's visibility map: without it a count over the term postings' key visits the table.
-    const { rows } = await sql<{ relname: string; relpages: number; relallvisible: number }>`
-      select relname, relpages, relallvisible from pg_class
-      where relname in ('submissions', 'submission_search_grams')`.execute(t.db);
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
-      expect(row.relpages, row.relname).toBeGreaterThan(0);
-      expect(row.relallvisible, row.relname).toBe(row.relpages);
+    if (dialectOf(t.db) === "postgres") {
+      // VACUUM's visibility map too: without it a count over the term postings' key visits the
+      // table for every posting.
+      const { rows } = await sql<{ relname: string; relpages: number; relallvisible: number }>`
+        select relname, relpages, relallvisible from pg_class
+        where relname in ('submissions', 'submission_search_grams')`.execute(t.db);
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.relpages, row.relname).toBeGreaterThan(0);
+        expect(row.relallvisible, row.relname).toBe(row.relpages);
+      }
     }
   });
 
