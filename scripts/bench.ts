@@ -44,6 +44,7 @@ import { countSubmissions } from "../server/submissions/repository.js";
 import {
   generateSubmissions,
   growThroughImport,
+  IMPORT_FILE_ROWS,
   importMore,
   loadSubmissions,
   mulberry32,
@@ -487,7 +488,10 @@ async function benchSearch(argv: string[]): Promise<void> {
     writeBenchSection(
       "search",
       [
-        `Measured ${now.toISOString().slice(0, 10)} by \`npm run bench -- search --size ${options.size}\` on ${cpu} (${os.cpus().length} cores), Node ${process.version};`,
+        `Measured ${now.toISOString().slice(0, 10)} by \`npm run bench -- search --size ${options.size}${options.load === "bulk" ? " --load bulk" : ""}${options.keep === undefined ? "" : ` --keep ${options.keep}`}${options.thenImport > 0 ? ` --then-import ${options.thenImport}` : ""}\` on ${cpu} (${os.cpus().length} cores), Node ${process.version};`,
+        options.load === "import"
+          ? `the data grown through the import (the sample data, then ${IMPORT_FILE_ROWS.toLocaleString("en")}-row CSV files, each previewed and applied) and searched right after the last apply${options.thenImport > 0 ? ` (here an import of ${options.thenImport.toLocaleString("en")} more rows on top of kept data)` : ""};`
+          : "the data bulk-loaded, its indexes rebuilt, then VACUUM ANALYZE (PostgreSQL) or ANALYZE (SQLite);",
         `load average at the start ${loadAtStart} and at the end ${loadAverage()} (other work on the machine inflates the tail figures).`,
         `${options.size.toLocaleString("en")} generated submissions; page 1 of 25 rows sorted by name unless stated, with the total (counted up to ${LIST_TOTAL_CAP.toLocaleString("en")}; "Capped" is the share of runs past it);`,
         `every query through \`searchSubmissions\` (the list route's service function), ${options.rounds} rounds after one untimed round. Whole run: ${seconds.toFixed(0)} s.`,
