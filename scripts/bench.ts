@@ -461,7 +461,9 @@ async function benchSearch(argv: string[]): Promise<void> {
   const rows = generateSubmissions(options.size + options.thenImport, now, reserved);
   const only = options.only;
   // The terms come from the kept rows alone, so a run with --then-import searches the same terms.
-  const all = cases(rows.slice(0, options.size)).filter((c) => only === undefined || c.kind.includes(only));
+  const all = cases(rows.slice(0, options.size)).filter(
+    (c) => only === undefined || c.kind.includes(only),
+  );
   if (all.length === 0) throw new Error(`No query kind contains "${only ?? ""}".`);
 
   const results: Result[] = [];
