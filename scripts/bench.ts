@@ -496,7 +496,7 @@ async function benchSearch(argv: string[]): Promise<void> {
           ? `the data grown through the import (the sample data, then ${IMPORT_FILE_ROWS.toLocaleString("en")}-row CSV files, each previewed and applied) and searched right after the last apply${options.thenImport > 0 ? ` (here an import of ${options.thenImport.toLocaleString("en")} more rows on top of kept data)` : ""};`
           : "the data bulk-loaded, its indexes rebuilt, then VACUUM ANALYZE (PostgreSQL) or ANALYZE (SQLite);",
         `load average at the start ${loadAtStart} and at the end ${loadAverage()} (other work on the machine inflates the tail figures).`,
-        `${options.size.toLocaleString("en")} generated submissions; page 1 of 25 rows sorted by name unless stated, with the total (counted up to ${LIST_TOTAL_CAP.toLocaleString("en")}; "Capped" is the share of runs past it);`,
+        `${(options.size + options.thenImport).toLocaleString("en")} generated submissions${options.load === "import" ? ` (${options.thenImport > 0 ? `the last ${options.thenImport.toLocaleString("en")} imported just before timing; ` : ""}the 450 sample records besides)` : ""}; page 1 of 25 rows sorted by name unless stated, with the total (counted up to ${LIST_TOTAL_CAP.toLocaleString("en")}; "Capped" is the share of runs past it);`,
         `every query through \`searchSubmissions\` (the list route's service function), ${options.rounds} rounds after one untimed round. Whole run: ${seconds.toFixed(0)} s.`,
         "",
         figures,
