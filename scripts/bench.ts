@@ -504,7 +504,7 @@ async function benchSearch(argv: string[]): Promise<void> {
         results
           .map(
             (r) =>
-              `- ${r.name}: ${options.size.toLocaleString("en")} rows loaded in ${r.loadSeconds.toFixed(1)} s (${r.loadPhases}); ${r.storage}.`,
+              `- ${r.name}: data ready in ${r.loadSeconds.toFixed(1)} s (${r.loadPhases}); ${r.storage}.`,
           )
           .join("\n"),
       ].join("\n"),
