@@ -1,6 +1,9 @@
 // Generated submissions for the benchmarks (scripts/bench.ts, scripts/bench-load.ts): names
 // recombined from the sample list's, so a three-letter term such as "ama" hits thousands of rows in
 // 100,000, as it would on a real campus. Seeded: every run loads the same rows.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
 import { emptyDocuments, type SubmissionFields } from "../common/submission.js";
@@ -11,14 +14,19 @@ import {
   type ExaminerState,
   type SgsStage,
 } from "../common/workflow.js";
-import type { Db } from "../server/db/database.js";
 import {
   createSubmissionSearchPostingsTriggers,
   dialectOf,
   dropSubmissionSearchPostingsTriggers,
   rebuildSubmissionSearchPostings,
 } from "../server/db/dialect.js";
+import type { SessionUser } from "../server/auth/session.js";
+import { nowIso, type Db } from "../server/db/database.js";
+import { loadSampleData, sampleContextForFolder } from "../server/sample-data.js";
+import { CSV_BOM, csvLine } from "../server/submissions/csv.js";
+import { applyImport, previewImport } from "../server/submissions/import.js";
 import { fieldsToColumns } from "../server/submissions/repository.js";
+import { EXPORT_COLUMNS, exportRow } from "../server/submissions/spreadsheet.js";
 import { generateSampleSubmissions } from "./sample-data-generator.js";
 
 export interface GeneratedSubmission {
@@ -43,7 +51,15 @@ export function pick<T>(random: () => number, items: readonly T[]): T {
   return item;
 }
 
-export function generateSubmissions(count: number, now: Date): GeneratedSubmission[] {
+/**
+ * `count` submissions, seeded. Index numbers in `reserved` (the sample data's, when the rows are
+ * imported on top of it) are never generated, so every generated row is a new submission.
+ */
+export function generateSubmissions(
+  count: number,
+  now: Date,
+  reserved: ReadonlySet<string> = new Set(),
+): GeneratedSubmission[] {
   const random = mulberry32(0xbe7c4);
   const sample = generateSampleSubmissions();
   const firstNames = [...new Set(sample.map((r) => r.StudentName.split(" ")[0] ?? "Ama"))];
@@ -58,7 +74,7 @@ export function generateSubmissions(count: number, now: Date): GeneratedSubmissi
       indexNumber =
         String(10 + Math.floor(random() * 11)) +
         String(Math.floor(random() * 1e6)).padStart(6, "0");
-    } while (taken.has(indexNumber));
+    } while (taken.has(indexNumber) || reserved.has(indexNumber));
     taken.add(indexNumber);
     const stage: SgsStage | null = random() < 0.2 ? null : pick(random, SGS_STAGES);
     const examiner = (): ExaminerState | null =>
@@ -199,4 +215,141 @@ async function loadPostgres(db: Db, values: Row[], phase: (name: string) => void
   // read of both the app and the yardstick lost about a fifth to this (docs/benchmarks.md).
   await sql`checkpoint`.execute(db);
   phase("checkpoint");
+}
+
+/** Rows per imported file: the most one import takes (SHEET_LIMITS.maxRows). */
+export const IMPORT_FILE_ROWS = 50_000;
+
+/** The file's bytes in pieces, as an upload arrives. */
+async function* pieces(file: Buffer): AsyncGenerator<Buffer> {
+  for (let at = 0; at < file.length; at += 64 * 1024) yield file.subarray(at, at + 64 * 1024);
+}
+
+/** A CSV of these submissions with the export's columns, as a registrar's spreadsheet is saved. */
+function importCsv(rows: readonly GeneratedSubmission[], at: string): Buffer {
+  const lines: string[] = [CSV_BOM + csvLine(EXPORT_COLUMNS)];
+  for (const row of rows) {
+    const cells = exportRow({
+      ...row.fields,
+      id: 0,
+      version: 1,
+      thesisTitle: null,
+      thesisAbstract: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    // No idNo: the database numbers new records (the importer ignores the column anyway).
+    cells[0] = null;
+    lines.push(csvLine(cells));
+  }
+  return Buffer.from(lines.join(""), "utf8");
+}
+
+/**
+ * Grows the database as a registrar does: the sample data a new server loads on its first start,
+ * then the rows in CSV files of IMPORT_FILE_ROWS, each previewed and then applied through the
+ * import's own functions (previewImport, applyImport: what POST /api/admin/import/preview and
+ * /apply run), one after the other. Nothing else: no index rebuilt, no statistics refreshed by the
+ * benchmark, no vacuum (autovacuum is off on these machines). The rows' index numbers must not be
+ * the sample data's (generateSubmissions' `reserved`), so that each is a new submission.
+ */
+export async function growThroughImport(
+  db: Db,
+  rows: readonly GeneratedSubmission[],
+  onPhase: (phase: string, seconds: number) => void = () => {},
+  now: Date = new Date(),
+): Promise<void> {
+  let last = performance.now();
+  const phase = (name: string) => {
+    const at = performance.now();
+    onPhase(name, (at - last) / 1000);
+    last = at;
+  };
+  // The sample students' PDFs go to a folder of their own: the searches never read them.
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), "ets-bench-sample-files-"));
+  await loadSampleData(db, sampleContextForFolder(files), now);
+  phase("sample data");
+  await importFiles(db, rows, onPhase);
+}
+
+/**
+ * Imports more rows on top of data that growThroughImport built (through the same files, previews
+ * and applies), as the registrar's next import; their index numbers must be new.
+ */
+export async function importMore(
+  db: Db,
+  rows: readonly GeneratedSubmission[],
+  onPhase: (phase: string, seconds: number) => void = () => {},
+): Promise<void> {
+  await importFiles(db, rows, (phase, seconds) => onPhase(`then: ${phase}`, seconds));
+}
+
+/** The registrar's account (created once), and the rows imported file by file as it. */
+async function importFiles(
+  db: Db,
+  rows: readonly GeneratedSubmission[],
+  onPhase: (phase: string, seconds: number) => void,
+): Promise<void> {
+  const at = nowIso();
+  const email = "bench-registrar@school.test";
+  const existing = await db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", email)
+    .executeTakeFirst();
+  const { id } =
+    existing ??
+    (await db
+      .insertInto("users")
+      .values({
+        email,
+        index_number: null,
+        name: "Bench Registrar",
+        role: "admin",
+        password_hash: null,
+        active: 1,
+        failed_sign_ins: 0,
+        locked_until: null,
+        last_sign_in_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow());
+  const admin: SessionUser = {
+    id,
+    email,
+    name: "Bench Registrar",
+    role: "admin",
+    indexNumber: null,
+    sessionId: 0,
+    signInMethod: "password",
+    signedInAt: at,
+  };
+  const ctx = { db, config: { publicUrl: "http://127.0.0.1" } };
+  let previewSeconds = 0;
+  let applySeconds = 0;
+  for (let start = 0; start < rows.length; start += IMPORT_FILE_ROWS) {
+    const slice = rows.slice(start, start + IMPORT_FILE_ROWS);
+    const file = importCsv(slice, nowIso());
+    const started = performance.now();
+    const preview = await previewImport(db, pieces(file));
+    if (preview.errors.length > 0 || preview.inserts !== slice.length) {
+      throw new Error(
+        `The preview of rows ${start + 1}–${start + slice.length} did not plan ${slice.length} new records: ${JSON.stringify(preview).slice(0, 500)}`,
+      );
+    }
+    const previewed = performance.now();
+    const result = await applyImport(ctx, admin, pieces(file));
+    if (result.inserted !== slice.length) {
+      throw new Error(`The apply inserted ${result.inserted} of ${slice.length} records.`);
+    }
+    previewSeconds += (previewed - started) / 1000;
+    applySeconds += (performance.now() - previewed) / 1000;
+    console.log(
+      `    file ${start / IMPORT_FILE_ROWS + 1} of ${Math.ceil(rows.length / IMPORT_FILE_ROWS)}: preview ${((previewed - started) / 1000).toFixed(1)} s, apply ${((performance.now() - previewed) / 1000).toFixed(1)} s`,
+    );
+  }
+  onPhase("previews", previewSeconds);
+  onPhase("applies", applySeconds);
 }

@@ -455,18 +455,41 @@ export interface ShortTermCount {
  * is (grams × (offset + limit)) postings read from the key, whatever the count and wherever the
  * matches sort ("wu" by name, page 1: 0.5 ms, where the walk of the name index failed and the plain
  * query's walk followed, 15 ms; page 40: 5 ms against 130). The caller bounds that product.
- * PostgreSQL only (a lateral join with a limit per gram; SQLite has no lateral join): undefined on
- * SQLite, which keeps the walk.
+ * PostgreSQL: a lateral join with a limit per gram. SQLite has no lateral join: the grams are
+ * read from the vocabulary first, and each becomes one limited subquery of a UNION ALL (the
+ * caller's bound keeps them to a few hundred). Issue 23: on SQLite the walk of the name index for
+ * a sparse two-letter term sorting late ("wa", "wu", "q") was the p95 of short terms (30 to 39 ms
+ * CPU at 1,000,000).
  */
-export function shortTermNamePage(
+export async function shortTermNamePage(
   db: Kysely<any>,
   term: string,
   direction: "asc" | "desc",
   limit: number,
   offset: number,
-): AliasedRawBuilder<{ submission_id: number }, "page"> | undefined {
-  if (dialectOf(db) !== "postgres") return undefined;
+): Promise<AliasedRawBuilder<{ submission_id: number }, "page">> {
   const order = sql.raw(direction === "asc" ? "asc" : "desc");
+  if (dialectOf(db) === "sqlite") {
+    const { rows } = await sql<{ gram: string }>`${vocabularyGramsContaining(term)}`.execute(db);
+    // No gram contains the term: a subquery that returns nothing (a compound needs one member).
+    const perGram =
+      rows.length === 0
+        ? [sql`select null as student_name, null as submission_id where 0`]
+        : rows.map(
+            ({ gram }) => sql`select * from (
+              select g.student_name, g.submission_id from submission_search_grams g
+              where g.gram = ${gram}
+              order by g.student_name ${order}, g.submission_id ${order}
+              limit ${offset + limit}
+            )`,
+          );
+    return sql<{ submission_id: number }>`(
+      select p.submission_id from (${sql.join(perGram, sql` union all `)}) as p
+      group by p.student_name, p.submission_id
+      order by p.student_name ${order}, p.submission_id ${order}
+      limit ${limit} offset ${offset}
+    )`.as("page");
+  }
   return sql<{ submission_id: number }>`(
     select p.submission_id
       from unnest(array(${vocabularyGramsContaining(term)})) as v(gram)
@@ -717,4 +740,100 @@ export async function dropSubmissionSearchPostings(db: Kysely<any>): Promise<voi
   } else {
     await sql`drop table if exists search_positions`.execute(db);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Planner statistics after a bulk write (docs/decisions/018-statistics-after-imports.md)
+
+/** The tables a bulk write (an import's apply) reports its changes for. */
+export type BulkWrittenTable = "submissions" | "submission_events";
+
+/**
+ * The tables analyzed with each: a submission's search postings and their vocabulary are written
+ * by triggers with it, in proportion (about 18 postings a submission).
+ */
+const ANALYZED_WITH: Record<BulkWrittenTable, readonly string[]> = {
+  submissions: ["submissions", "submission_search_grams", "submission_search_vocabulary"],
+  submission_events: ["submission_events"],
+};
+
+/**
+ * When the rows changed since a table's statistics were gathered are enough that the planner's
+ * picture of it is out of date: autovacuum's default rule for ANALYZE (50 rows plus 10 % of the
+ * rows its statistics last counted).
+ */
+export function statisticsStale(changedRows: number, rowsLastAnalyzed: number): boolean {
+  return changedRows >= 50 + 0.1 * rowsLastAnalyzed;
+}
+
+/**
+ * How many rows a table held when its statistics were last gathered (0 for a table never
+ * analyzed), and how many rows changed since: how far its row count has moved, or the rows the
+ * write just committed changed if more (an import of updates keeps the count). Counted, not read
+ * from PostgreSQL's n_mod_since_analyze: each backend reports its changes up to a second late, so
+ * the import's own might be missing or, once reported, counted twice; a count is exact on both
+ * databases (a few tens of milliseconds at a million rows, once per import).
+ * - PostgreSQL: pg_class.reltuples, set by ANALYZE and VACUUM (-1 before the first).
+ * - SQLite: sqlite_stat1, whose stat column starts with the row count (absent until the first
+ *   ANALYZE).
+ */
+async function statisticsAge(
+  db: Kysely<any>,
+  table: string,
+  changedNow: number,
+): Promise<{ lastAnalyzed: number; changed: number }> {
+  let lastAnalyzed = 0;
+  if (dialectOf(db) === "postgres") {
+    const { rows } = await sql<{ reltuples: number | string | null }>`
+      select reltuples from pg_class where oid = to_regclass(${table})`.execute(db);
+    lastAnalyzed = Math.max(0, Number(rows[0]?.reltuples ?? 0));
+  } else {
+    const { rows: exists } = await sql<{ n: number }>`
+      select count(*) as n from sqlite_master where type = 'table' and name = 'sqlite_stat1'`.execute(
+      db,
+    );
+    if (Number(exists[0]?.n ?? 0) > 0) {
+      // The stat column is "rows [rows per key…]": its leading integer is the row count.
+      const { rows } = await sql<{ n: number | null }>`
+        select max(cast(stat as integer)) as n from sqlite_stat1 where tbl = ${table}`.execute(db);
+      lastAnalyzed = Number(rows[0]?.n ?? 0);
+    }
+  }
+  const { rows: counted } = await sql<{ n: number | string }>`
+    select count(*) as n from ${sql.table(table)}`.execute(db);
+  return {
+    lastAnalyzed,
+    changed: Math.max(changedNow, Math.abs(Number(counted[0]?.n ?? 0) - lastAnalyzed)),
+  };
+}
+
+/**
+ * After a bulk write (an import's apply, once committed): fresh planner statistics for every table
+ * it leaves changed enough since they were last gathered (statisticsStale), so that the searches
+ * that follow are planned for the table as it now is. Autovacuum does this on its own where it
+ * runs; these machines run PostgreSQL without it, and SQLite never gathers statistics by itself.
+ * Returns the tables refreshed.
+ * - PostgreSQL: VACUUM (ANALYZE) of the table and those written with it: the statistics, and the
+ *   visibility map that lets a count read the term postings' key alone (after an import without
+ *   it, counting a common gram's 10,001 postings visited some 7,000 heap pages). It runs outside
+ *   a transaction, so the caller passes the database, never a transaction.
+ * - SQLite: ANALYZE with analysis_limit 1,000 rows per index, as PRAGMA optimize does.
+ */
+export async function refreshStatisticsAfterBulkWrite(
+  db: Kysely<any>,
+  changed: Partial<Record<BulkWrittenTable, number>>,
+): Promise<string[]> {
+  const tables: string[] = [];
+  for (const [table, rows] of Object.entries(changed) as [BulkWrittenTable, number][]) {
+    const age = await statisticsAge(db, table, rows);
+    if (statisticsStale(age.changed, age.lastAnalyzed)) tables.push(...ANALYZED_WITH[table]);
+  }
+  if (tables.length === 0) return tables;
+  if (dialectOf(db) === "postgres") {
+    await sql`vacuum (analyze) ${sql.join(tables.map((table) => sql.id(table)))}`.execute(db);
+    return tables;
+  }
+  await sql`pragma analysis_limit = 1000`.execute(db);
+  for (const table of tables) await sql`analyze ${sql.id(table)}`.execute(db);
+  return tables;
 }

@@ -346,7 +346,7 @@ export interface ListLimits {
   /**
    * A one- or two-letter term sorted by name merges its page from the first (offset + page size)
    * postings of each gram containing it when that makes at most this many postings in all
-   * (shortTermNamePage, PostgreSQL). Past it (a single letter's hundreds of grams), the walk.
+   * (shortTermNamePage). Past it (a single letter's hundreds of grams), the walk.
    */
   mergedPostings: number;
 }
@@ -514,8 +514,8 @@ async function plainListPage(db: Executor, query: SubmissionListQuery): Promise<
  * matches, walks the postings of its rarest gram rather than the whole sort index.
  * A one- or two-letter ASCII term alone is counted in the postings of the vocabulary's grams that
  * contain it, and when it has few matches, or no more than the cap and the walk fails, they are
- * taken from there too; a dense one's page still walks the sort index. Sorted by name on
- * PostgreSQL, a term with few grams merges its page from their postings (shortTermNamePage).
+ * taken from there too; a dense one's page still walks the sort index. Sorted by name, a term
+ * with few grams merges its page from their postings (shortTermNamePage).
  */
 export async function listSubmissions(
   db: Executor,
@@ -586,14 +586,14 @@ export async function listSubmissions(
   // Sorted by name, an ASCII term with a trigram has postings in name order (searchTermGrams).
   const grams = term !== undefined && query.sort === "name" ? searchTermGrams(term) : undefined;
   // Sorted by name, a short term whose grams are few merges its page from their postings, which
-  // are in name order too (PostgreSQL; undefined on SQLite): what that reads is bounded, where the
-  // walk of the name index fails for a sparse term sorting late and the plain query walks further.
-  const namePage =
+  // are in name order too: what that reads is bounded, where the walk of the name index fails for
+  // a sparse term sorting late and the plain query walks further.
+  const mergedShort =
     short !== undefined &&
     shortCounted !== undefined &&
     query.sort === "name" &&
     shortCounted.grams * (offset + query.pageSize) <= mergedPostings
-      ? shortTermNamePage(db, short, direction, query.pageSize, offset)
+      ? short
       : undefined;
   let rows: SubmissionRow[];
   if (expected === 0) rows = [];
@@ -601,8 +601,10 @@ export async function listSubmissions(
   else if (grams?.[0] !== undefined && term?.length === SEARCH_GRAM_LENGTH && !filtered) {
     // Every posting of a three-letter term's one gram is a match: the page is a range of them.
     rows = await postingsPage(db, query, grams[0]);
-  } else if (namePage !== undefined) rows = await submissionsOfPage(db, namePage, direction);
-  else if (matched <= fewMatches) rows = await matchesFirst();
+  } else if (mergedShort !== undefined) {
+    const page = await shortTermNamePage(db, mergedShort, direction, query.pageSize, offset);
+    rows = await submissionsOfPage(db, page, direction);
+  } else if (matched <= fewMatches) rows = await matchesFirst();
   else if (term !== undefined && !walksWith(term)) rows = await plain();
   else {
     const walked =

@@ -9,6 +9,7 @@ import type {
 } from "../../common/submissions-api.js";
 import type { SessionUser } from "../auth/session.js";
 import { canReadSubmission } from "../auth/policy.js";
+import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import { nowIso, type Db, type Executor } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
@@ -43,6 +44,8 @@ import { buildTimeline } from "./timeline.js";
 export interface SubmissionContext {
   db: Db;
   config: Pick<Config, "publicUrl">;
+  /** Where a service reports what went wrong after its work was saved (the app's logger). */
+  log?: Pick<FastifyBaseLogger, "warn">;
 }
 
 const NO_SUBMISSION =
