@@ -7,7 +7,7 @@ import { mulberry32 } from "./bench-data.js";
  * A workbook shaped like the one a registrar sent (issue 24, item 3): the 14 record columns,
  * `rows` rows, written as Excel writes: every text in the shared strings (long, mostly distinct
  * names, programmes with their specialisation and cohort, contacts, status notes, each within the
- * importer's limits but one: a Thesis Status note of some 650 characters), index numbers as numbers, dates as date-formatted serial numbers, styles and
+ * importer's limits, and a running note of some 650 characters as Thesis Status), index numbers as numbers, dates as date-formatted serial numbers, styles and
  * row attributes on every row. 50,000 rows unpack to about 67 MB, the registrar's file's size.
  */
 export async function registrarWorkbook(
@@ -46,8 +46,7 @@ export async function registrarWorkbook(
     const programme = `${pick(PROGRAMMES)}, specialising in ${pick(SPECIALISATIONS)} (${2019 + (i % 6)} cohort, ${pick(CAMPUSES)})`;
     const email = `${given.split(" ")[0]}.${family}`.toLowerCase().replace(/[^a-z.-]/g, "");
     const contact = `+233 ${20 + (i % 40)} ${String(1_000_000 + i).slice(1)} / ${email}${i}@st.ug.edu.gh, P.O. Box LG ${i % 900}`;
-    // The registrar's long cells: a running note, longer than the importer's 100 characters for
-    // Thesis Status, so the preview lists it (as it would the registrar's).
+    // The registrar's long cells: a running note of some 650 characters.
     let status = "";
     while (status.length < 620) {
       status += `${pick(NOTES)} ${pick(STAFF)}, ${(1 + random() * 28) | 0} ${pick(MONTHS)} 2025. `;

@@ -62,7 +62,7 @@ export async function readSpreadsheetRows(
       done = true;
       break;
     }
-    const chunk = Buffer.from(next.value);
+    const chunk = asBuffer(next.value);
     head.push(chunk);
     headBytes += chunk.length;
   }
@@ -72,7 +72,7 @@ export async function readSpreadsheetRows(
     for (;;) {
       const next = await iterator.next();
       if (next.done === true) return;
-      yield Buffer.from(next.value);
+      yield asBuffer(next.value);
     }
   }
   if (Buffer.concat(head).subarray(0, 4).equals(ZIP_SIGNATURE)) {
@@ -82,6 +82,13 @@ export async function readSpreadsheetRows(
     return;
   }
   await readCsvRows(rest(), onRow);
+}
+
+/** The bytes as a Buffer without copying them (a 20 MB workbook was copied twice). */
+function asBuffer(chunk: Buffer | Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk)
+    ? chunk
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 async function readCsvRows(

@@ -90,6 +90,42 @@ describe("reading a workbook's first sheet", () => {
     ]);
   });
 
+  it("reads markup cut anywhere between the pieces it is inflated in", async () => {
+    // 3,000 rows of entities, character references, comments, CDATA and a ">" inside a quoted
+    // attribute: the part is inflated 16 KB at a time, so every kind is cut somewhere.
+    const rows: string[] = [];
+    for (let row = 1; row <= 3000; row += 1) {
+      rows.push(
+        `<row r="${row}" x:note='a > b'><!-- row ${row} --><c r="A${row}" t="inlineStr"><is><t>Ama &amp; Kofi &#x1F600; &lt;${row}&gt;</t></is></c>` +
+          `<c r="B${row}" t="str"><v><![CDATA[<${row}>]]></v></c><?keep going?><c r="C${row}"><v>${row}.50</v></c></row>`,
+      );
+    }
+    const bytes = await zipOf({
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets><sheet r:id="s"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": `<Relationships xmlns="${PKG}"><Relationship Id="s" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+      "xl/worksheets/sheet1.xml": `<?xml version="1.0"?><worksheet xmlns="${MAIN}"><sheetData>${rows.join("")}</sheetData></worksheet>`,
+    });
+    const read = await rowsOf(bytes);
+    expect(read).toHaveLength(3000);
+    read.forEach(({ row, cells }, index) => {
+      expect(row).toBe(index + 1);
+      expect(cells).toEqual([
+        { column: 1, text: `Ama & Kofi 😀 <${row}>` },
+        { column: 2, text: `<${row}>` },
+        { column: 3, text: `${row}.5` },
+      ]);
+    });
+  });
+
+  it("refuses an entity XML does not define", async () => {
+    const bytes = await zipOf({
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets><sheet r:id="s"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": `<Relationships xmlns="${PKG}"><Relationship Id="s" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+      "xl/worksheets/sheet1.xml": `<worksheet xmlns="${MAIN}"><sheetData><row><c t="str"><v>&nbsp;</v></c></row></sheetData></worksheet>`,
+    });
+    await expect(rowsOf(bytes)).rejects.toMatchObject({ name: "XlsxUnreadable" });
+  });
+
   it("refuses a part that declares an entity of its own", async () => {
     const bytes = await zipOf({
       "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets><sheet r:id="s"/></sheets></workbook>`,
