@@ -22,7 +22,8 @@
 // print only), --node-options TEXT (NODE_OPTIONS for the server, e.g. "--require a-probe.cjs";
 // node refuses V8 flags such as --trace-gc there), --server-log FILE (keep the server's output
 // there, one file per database: FILE.sqlite, FILE.postgres), --xlsx-only (the XLSX import alone,
-// on SQLite; writes its own section of docs/benchmarks.md, bulk-xlsx).
+// on SQLite; writes its own section of docs/benchmarks.md, bulk-xlsx), --xlsx-cold (with
+// --xlsx-only: no warm-up workbook first, a fresh server; prints only).
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -57,6 +58,7 @@ interface Options {
   sqlite: boolean;
   exportOnly: boolean;
   xlsxOnly: boolean;
+  xlsxCold: boolean;
   nodeOptions: string;
   serverLog: string | null;
 }
@@ -74,6 +76,7 @@ function readOptions(argv: string[]): Options {
       "postgres-only": { type: "boolean" },
       "export-only": { type: "boolean" },
       "xlsx-only": { type: "boolean" },
+      "xlsx-cold": { type: "boolean" },
       "node-options": { type: "string" },
       "server-log": { type: "string" },
     },
@@ -94,12 +97,14 @@ function readOptions(argv: string[]): Options {
     // A partial run (no import, or one database) never replaces the full figures.
     write:
       values["no-write"] !== true &&
+      values["xlsx-cold"] !== true &&
       values["export-only"] !== true &&
       values["postgres-only"] !== true,
     appRoot: path.resolve(values["app-root"] ?? resolveFromRoot()),
     sqlite: values["postgres-only"] !== true,
     exportOnly: values["export-only"] === true,
     xlsxOnly: values["xlsx-only"] === true,
+    xlsxCold: values["xlsx-cold"] === true,
     nodeOptions: values["node-options"] ?? "",
     serverLog: values["server-log"] === undefined ? null : path.resolve(values["server-log"]),
   };
@@ -521,14 +526,16 @@ async function xlsxPreview(
   // A first, smaller workbook of the same shape, not measured: the server has then loaded and
   // compiled the reader and grown its young generation, as a server in use has (the full run
   // measures this after the CSV imports, which do the same).
-  const warm = await registrarWorkbook(Math.min(5000, options.importRows));
-  const warmed = await upload(
-    `${url}/api/admin/import/preview`,
-    authorization,
-    warm.bytes,
-    "registrar.xlsx",
-  );
-  if (warmed.status !== 200) throw new Error(`the warm-up preview answered ${warmed.status}`);
+  if (!options.xlsxCold) {
+    const warm = await registrarWorkbook(Math.min(5000, options.importRows));
+    const warmed = await upload(
+      `${url}/api/admin/import/preview`,
+      authorization,
+      warm.bytes,
+      "registrar.xlsx",
+    );
+    if (warmed.status !== 200) throw new Error(`the warm-up preview answered ${warmed.status}`);
+  }
   const { bytes, unpacked } = await registrarWorkbook(options.importRows);
   const operation = `import preview, XLSX (14 columns, long cells, ${mb(unpacked)} MB unpacked)`;
   console.log(`${database}: ${operation}…`);
@@ -548,7 +555,7 @@ async function xlsxPreview(
     bytes: bytes.length,
     before: m.before,
     peak: m.peak,
-    note: `${String(body.rows)} rows read, ${String(body.inserts)} new, ${Array.isArray(body.errors) ? body.errors.length : 0} problems; after a 5,000-row warm-up`,
+    note: `${String(body.rows)} rows read, ${String(body.inserts)} new, ${Array.isArray(body.errors) ? body.errors.length : 0} problems; ${options.xlsxCold ? "a fresh server" : "after a 5,000-row warm-up"}`,
     target: "every row read, RSS growth < 150 MB",
     met: Number(body.rows) === options.importRows && m.peak - m.before < 150 * MB,
   };
