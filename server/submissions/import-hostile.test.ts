@@ -5,6 +5,7 @@ import { ZipFile } from "yazl";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { createUser, type TestUser } from "../testing/factories.js";
 import { csvLine } from "./csv.js";
+import { RECORD_COLUMNS } from "../../common/submission.js";
 import { MAX_LISTED_PROBLEMS } from "./import.js";
 import { SHEET_LIMITS } from "./spreadsheet.js";
 import { XLSX_LIMITS } from "./zip-guard.js";
@@ -155,7 +156,26 @@ describe("a malformed multipart form", () => {
 });
 
 describe("an XLSX that unpacks to far more than it weighs", () => {
-  it("is refused before it is unpacked when its parts add up to more than 50 MB", async () => {
+  it("is refused before it is unpacked when its parts declare more than 200 MB", async () => {
+    const sheet = repeatedRowsSheet(512 * 1024);
+    const zip = await workbookWithSheet(sheet);
+    // The sheet's directory entry says it unpacks to 300 MB: nothing is inflated to find out.
+    zip.writeUInt32LE(300 * 1024 * 1024, directoryEntryOf(zip, "xl/worksheets/sheet1.xml") + 24);
+    const before = await countSubmissions();
+    for (const url of ["/api/admin/import/preview", "/api/admin/import/apply"]) {
+      const res = await upload(url, zip, "records.xlsx");
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        success: false,
+        code: "validation",
+        message: expect.stringContaining("unpacks to more than 200 MB; at most 200 MB is read"),
+        fields: [{ field: "file" }],
+      });
+    }
+    expect(await countSubmissions()).toBe(before);
+  });
+
+  it("is refused by its packing when it unfolds from kilobytes to 60 MB", async () => {
     const bomb = await workbookWithSheet(repeatedRowsSheet(60 * 1024 * 1024));
     // Small enough to pass the upload limit many times over: the guard, not the size cap, refuses it.
     expect(bomb.length).toBeLessThan(200 * 1024);
@@ -166,7 +186,9 @@ describe("an XLSX that unpacks to far more than it weighs", () => {
       expect(res.json()).toMatchObject({
         success: false,
         code: "validation",
-        message: expect.stringContaining("unpacks to more than 50 MB; at most 50 MB is read"),
+        message: expect.stringMatching(
+          /^file: The workbook's part xl\/worksheets\/sheet1\.xml unpacks to [\d,]+ times its packed size/,
+        ),
         fields: [{ field: "file" }],
       });
     }
@@ -221,6 +243,73 @@ describe("an XLSX that unpacks to far more than it weighs", () => {
         reason: "The file looks like a workbook but cannot be read as XLSX.",
       },
     ]);
+  });
+
+  it("is read when it unpacks to more than 50 MB with fewer rows than the limit", async () => {
+    // A registrar's sheet of long cells: 2,500 rows of 14 cells of about 1,600 characters each,
+    // every cell its own text, some 56 MB unpacked and about 12 MB packed.
+    const words = ["thesis", "Kumasi", "examiner", "chemistry", "Accra", "report", "received"];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+    const cell = (ref: string) => {
+      const parts: string[] = [];
+      for (let length = 0; length < 1600; ) {
+        const word = `${words[next() % words.length]}${next() % 1000}`;
+        parts.push(word);
+        length += word.length + 1;
+      }
+      return `<c r="${ref}" t="inlineStr"><is><t>${parts.join(" ")}</t></is></c>`;
+    };
+    const letters = RECORD_COLUMNS.map((_, index) => String.fromCharCode(65 + index));
+    const rows = [
+      `<row r="1">${RECORD_COLUMNS.map((name, i) => `<c r="${letters[i]}1" t="inlineStr"><is><t>${name}</t></is></c>`).join("")}</row>`,
+    ];
+    for (let row = 2; row <= 2501; row += 1) {
+      rows.push(
+        `<row r="${row}">${letters.map((letter) => cell(`${letter}${row}`)).join("")}</row>`,
+      );
+    }
+    const sheet = Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+        rows.join("") +
+        "</sheetData></worksheet>",
+    );
+    expect(sheet.length).toBeGreaterThan(50 * 1024 * 1024);
+    const bytes = await workbookWithSheet(sheet);
+    expect(bytes.length).toBeLessThan(20 * 1024 * 1024);
+    const res = await upload("/api/admin/import/preview", bytes, "records.xlsx");
+    expect(res.statusCode).toBe(200);
+    // Read to its end: every row is there, and what is wrong is the cells' length, not the file.
+    expect(res.json()).toMatchObject({ rows: 2500, inserts: 0 });
+    expect(res.json().errors[0]).toEqual({
+      row: 2,
+      column: "IndexNumber",
+      reason: "must be 4 to 20 letters, digits, / or -",
+    });
+  });
+
+  it("is read when its zip is written in the ZIP64 format", async () => {
+    const parts = await workbookParts([
+      ["StudentName", "IndexNumber", "Programme"],
+      ["Yaa Asantewaa", "10800301", "MPhil History"],
+    ]);
+    const zip = new ZipFile();
+    for (const part of parts) {
+      zip.addBuffer(part.data, part.name, { compress: true, forceZip64Format: true });
+    }
+    zip.end({ forceZip64Format: true, comment: "" });
+    const bytes = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      zip.outputStream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      zip.outputStream.on("error", reject);
+      zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
+    });
+    // The end-of-directory record's fields are saturated: the real ones are ZIP64's.
+    const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    expect(bytes.readUInt32LE(end + 16)).toBe(0xffffffff);
+    const res = await upload("/api/admin/import/apply", bytes, "records.xlsx");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
   });
 
   it("still imports a normal workbook", async () => {

@@ -1,15 +1,11 @@
 import { PassThrough, Readable } from "node:stream";
-import type ExcelJS from "exceljs";
 import { ZipFile } from "yazl";
-import { lazyModule } from "../lazy-module.js";
 import { RECORD_COLUMNS, toSubmissionRecord, type Submission } from "../../common/submission.js";
 import { DOCUMENTS, DOCUMENT_LABELS } from "../../common/workflow.js";
 import { validationError } from "../errors.js";
 import { CSV_BOM, CsvParser, CsvSyntaxError, csvLine, protectCell } from "./csv.js";
-import { checkZip } from "./zip-guard.js";
-
-/** exceljs reads imported workbooks only (an export writes its own XML): loaded on the first. */
-const exceljs = lazyModule<typeof ExcelJS>("exceljs");
+import { XlsxUnreadable, readXlsxRows } from "./xlsx-reader.js";
+import { ZipRefusal } from "./zip-guard.js";
 
 /**
  * Spreadsheets in and out. The columns are the prototype's record columns (RECORD_COLUMNS),
@@ -25,9 +21,6 @@ export class SpreadsheetError extends Error {
     this.name = "SpreadsheetError";
   }
 }
-
-/** The file's rows as text cells; rows[0] is the header (spreadsheet row 1). */
-export type SheetTable = string[][];
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
@@ -47,8 +40,10 @@ const UNREADABLE_XLSX = "The file looks like a workbook but cannot be read as XL
  * caller discards what it built from them); in that order, as the whole-file reader checked. Rows
  * past the row limit are not handed over, only counted for the message.
  *
- * An XLSX workbook is still gathered whole (its byte size is bounded by the upload limit): the zip
- * guard needs the zip's directory, which is at its end, before anything is unpacked.
+ * An XLSX workbook's bytes are gathered whole (at most the upload limit, 20 MB): the zip guard needs
+ * the zip's directory, which is at its end, before anything is unpacked. What they unpack to is
+ * then read as a stream (xlsx-reader), its rows handed over as they are parsed; a limit on rows or
+ * columns is thrown as soon as a value passes it.
  */
 export async function readSpreadsheetRows(
   file: AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer | Uint8Array>,
@@ -67,7 +62,7 @@ export async function readSpreadsheetRows(
       done = true;
       break;
     }
-    const chunk = Buffer.from(next.value);
+    const chunk = asBuffer(next.value);
     head.push(chunk);
     headBytes += chunk.length;
   }
@@ -77,20 +72,23 @@ export async function readSpreadsheetRows(
     for (;;) {
       const next = await iterator.next();
       if (next.done === true) return;
-      yield Buffer.from(next.value);
+      yield asBuffer(next.value);
     }
   }
   if (Buffer.concat(head).subarray(0, 4).equals(ZIP_SIGNATURE)) {
     const chunks: Buffer[] = [];
     for await (const chunk of rest()) chunks.push(chunk);
-    const table = withinLimits(await readXlsx(Buffer.concat(chunks)));
-    for (let index = 0; index < table.length; index += 1) {
-      const pending = onRow(table[index] ?? [], index + 1);
-      if (pending) await pending;
-    }
+    await readXlsx(Buffer.concat(chunks), onRow);
     return;
   }
   await readCsvRows(rest(), onRow);
+}
+
+/** The bytes as a Buffer without copying them (a 20 MB workbook was copied twice). */
+function asBuffer(chunk: Buffer | Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk)
+    ? chunk
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 async function readCsvRows(
@@ -172,59 +170,42 @@ async function readCsvRows(
   if (wide !== null) throw tooManyColumns(wide.row, wide.width);
 }
 
-async function readXlsx(bytes: Buffer): Promise<SheetTable> {
-  // Before exceljs unpacks anything: it inflates every part whole into memory.
-  const verdict = await checkZip(bytes);
-  if (!verdict.ok) {
-    if (verdict.kind === "limit") throw validationError("file", verdict.message);
-    throw new SpreadsheetError(1, UNREADABLE_XLSX);
-  }
-  const workbook = new (exceljs().Workbook)();
+/**
+ * The workbook's first sheet, a row at a time: blank rows between rows with values are handed
+ * over empty (their numbers are the spreadsheet's), blank rows after the last value not at all.
+ */
+async function readXlsx(
+  bytes: Buffer,
+  onRow: (cells: string[], row: number) => void | Promise<void>,
+): Promise<void> {
+  let handed = 0;
   try {
-    // exceljs's types predate Node's generic Buffer; the bytes are what it expects.
-    await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
-  } catch {
-    throw new SpreadsheetError(1, UNREADABLE_XLSX);
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return [];
-  const table: SheetTable = [];
-  // Rows and cells with values only: a cell that merely has a style adds nothing. Limits are
-  // checked as cells are read, before a stray value in the sheet's last row or column makes a
-  // million empty ones.
-  sheet.eachRow((row, rowNumber) => {
-    const cells: string[] = [];
-    row.eachCell((cell, column) => {
-      const text = cellText(cell.value);
-      if (text.trim() === "") return;
-      if (rowNumber - 1 > SHEET_LIMITS.maxRows) throw tooManyRows(null);
-      if (column > SHEET_LIMITS.maxColumns) throw tooManyColumns(rowNumber, column);
-      while (cells.length < column - 1) cells.push("");
-      cells.push(text);
+    await readXlsxRows(bytes, async ({ row, cells }) => {
+      if (row - 1 > SHEET_LIMITS.maxRows) throw tooManyRows(null);
+      const text: string[] = [];
+      for (const cell of cells) {
+        if (cell.column > SHEET_LIMITS.maxColumns) throw tooManyColumns(row, cell.column);
+        while (text.length < cell.column - 1) text.push("");
+        // A repeated reference (never written by Excel) keeps the later cell, as exceljs did.
+        if (text.length >= cell.column) text[cell.column - 1] = cell.text;
+        else text.push(cell.text);
+      }
+      for (; handed < row - 1; handed += 1) {
+        const pending = onRow([], handed + 1);
+        if (pending) await pending;
+      }
+      handed = Math.max(handed, row);
+      const pending = onRow(text, row);
+      if (pending) await pending;
     });
-    table[rowNumber - 1] = cells;
-  });
-  // Rows eachRow skipped (blank ones) stay empty.
-  return Array.from(table, (row) => row ?? []);
-}
-
-/** The table, or a 400 naming the limit when it has more rows or columns than are read. */
-function withinLimits(table: SheetTable): SheetTable {
-  let lastRow = 0;
-  for (let index = table.length - 1; index >= 0; index -= 1) {
-    if (table[index]?.some((cell) => cell.trim() !== "")) {
-      lastRow = index + 1;
-      break;
+  } catch (error) {
+    if (error instanceof ZipRefusal) {
+      if (error.kind === "limit") throw validationError("file", error.message);
+      throw new SpreadsheetError(1, UNREADABLE_XLSX);
     }
+    if (error instanceof XlsxUnreadable) throw new SpreadsheetError(1, UNREADABLE_XLSX);
+    throw error;
   }
-  if (lastRow - 1 > SHEET_LIMITS.maxRows) throw tooManyRows(lastRow - 1);
-  for (let index = 0; index < lastRow; index += 1) {
-    const cells = table[index] ?? [];
-    let width = cells.length;
-    while (width > 0 && (cells[width - 1] ?? "").trim() === "") width -= 1;
-    if (width > SHEET_LIMITS.maxColumns) throw tooManyColumns(index + 1, width);
-  }
-  return table;
 }
 
 /** `rows`: how many the file has besides the header, when known. */
@@ -244,25 +225,6 @@ function tooManyColumns(row: number, column: number) {
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
-
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return "";
-  if (value instanceof Date) {
-    // Excel dates have no time zone; exceljs reads them as UTC midnight.
-    return value.toISOString().slice(0, 10);
-  }
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if ("richText" in value) return value.richText.map((part) => part.text).join("");
-  if ("hyperlink" in value) return value.text;
-  if ("formula" in value || "sharedFormula" in value) {
-    const result = value.result;
-    return result === undefined || (typeof result === "object" && !(result instanceof Date))
-      ? ""
-      : cellText(result);
-  }
-  return "";
-}
 
 // ---------------------------------------------------------------------------------------------
 // Export

@@ -98,3 +98,63 @@ describe("import", () => {
     expect(api.calls).toHaveLength(0);
   });
 });
+
+async function checkFile() {
+  const user = userEvent.setup();
+  const file = new File(["PK"], "registrar.xlsx", {
+    type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  });
+  await user.upload(screen.getByLabelText(/Spreadsheet \(CSV or XLSX\)/), file);
+  await user.click(screen.getByRole("button", { name: "Check file" }));
+}
+
+const limit =
+  "The workbook unpacks to more than 200 MB; at most 200 MB is read. Save it as CSV, or split it into smaller files.";
+
+describe("a file refused whole by the preview", () => {
+  it("says beside the file why it was refused, without asking to try again", async () => {
+    setup({
+      status: 400,
+      body: {
+        success: false,
+        code: "validation",
+        message: `file: ${limit}`,
+        fields: [{ field: "file", message: limit }],
+      },
+    });
+    await checkFile();
+    const input = screen.getByLabelText(/Spreadsheet \(CSV or XLSX\)/);
+    expect(await screen.findByText(limit)).toBeInTheDocument();
+    expect(input).toHaveAttribute("aria-invalid", "true");
+    expect(input).toHaveAccessibleDescription(/^Error:\s*The workbook unpacks to more than 200 MB/);
+    expect(input).toHaveFocus();
+    expect(screen.queryByText(/try again/)).not.toBeInTheDocument();
+  });
+
+  it("says a file past the upload limit is too large", async () => {
+    setup({
+      status: 413,
+      body: { success: false, code: "payload_too_large", message: "request file too large" },
+    });
+    await checkFile();
+    expect(
+      await screen.findByText(
+        "The file is larger than an import reads. Save it as CSV, or split it into smaller files.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/try again/)).not.toBeInTheDocument();
+  });
+
+  it("asks to try again when the server could not check the file", async () => {
+    setup({
+      status: 503,
+      body: { success: false, code: "unavailable", message: "Try again shortly." },
+    });
+    await checkFile();
+    expect(
+      await screen.findByText(
+        "We could not reach the server. The file was not checked; try again.",
+      ),
+    ).toBeInTheDocument();
+  });
+});

@@ -7,6 +7,7 @@ import type {
 } from "../../../../common/submissions-api.js";
 import { RECORD_COLUMNS } from "../../../../common/submission.js";
 import { Alert } from "../../../components/ui/Alert.js";
+import { ApiError } from "../../../lib/api-client.js";
 import { messageFor } from "../../../lib/form-errors.js";
 import { adminPaths } from "../paths.js";
 import { rejectedRows, useApplyImport } from "./api/apply-import.js";
@@ -55,10 +56,18 @@ export function ImportPage() {
     setFileError(null);
     check.mutate(file, {
       onSuccess: setPreview,
-      onError: (error) =>
+      onError: (error) => {
+        // The file was read and refused: trying again would be refused again.
+        const refusal = fileRefusal(error);
+        if (refusal !== null) {
+          setFileError(refusal);
+          inputRef.current?.focus();
+          return;
+        }
         setProblem(
           `${messageFor(error, "We could not reach the server.")} The file was not checked; try again.`,
-        ),
+        );
+      },
     });
   };
 
@@ -74,6 +83,13 @@ export function ImportPage() {
         const rows = rejectedRows(error);
         if (rows) {
           setApplyErrors(rows);
+          return;
+        }
+        const refusal = fileRefusal(error);
+        if (refusal !== null) {
+          setPreview(null);
+          setFileError(`${refusal} Nothing was imported.`);
+          inputRef.current?.focus();
           return;
         }
         setProblem(
@@ -235,6 +251,20 @@ export function ImportPage() {
       </div>
     </section>
   );
+}
+
+/**
+ * What the server said about the file itself when it refused it whole (past a limit: too large,
+ * too many rows or columns, a workbook that unpacks to too much): said beside the file input,
+ * as a field error. Null for anything else (no answer, a fault), which is worth trying again.
+ */
+function fileRefusal(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.status === 413) {
+    return "The file is larger than an import reads. Save it as CSV, or split it into smaller files.";
+  }
+  if (error.status !== 400) return null;
+  return error.fields.find((field) => field.field === "file")?.message ?? null;
 }
 
 function ImportCounts({ preview }: { preview: ImportPreview }) {

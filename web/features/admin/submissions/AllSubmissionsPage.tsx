@@ -342,6 +342,14 @@ export function AllSubmissionsPage() {
                   <caption className="visually-hidden">
                     Submissions, {pageLabel.toLowerCase()}
                   </caption>
+                  {/* Column widths for the one-line rows of a desk screen (submissions.css). */}
+                  <colgroup>
+                    <col className="submissions-table__col-select" />
+                    <col className="submissions-table__col-name" />
+                    <col className="submissions-table__col-index" />
+                    <col className="submissions-table__col-programme" />
+                    <col />
+                  </colgroup>
                   <thead>
                     <tr>
                       <th scope="col" className="submissions-table__select">

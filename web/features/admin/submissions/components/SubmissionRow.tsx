@@ -46,9 +46,12 @@ export const SubmissionRow = memo(function SubmissionRow({
           onChange={() => onToggle(submission.id)}
         />
       </td>
-      <td className="submissions-table__name">{submission.studentName.toUpperCase()}</td>
+      {/* On a desk screen a long name or programme ends in an ellipsis: the title shows it whole. */}
+      <td className="submissions-table__name" title={submission.studentName}>
+        {submission.studentName.toUpperCase()}
+      </td>
       <td className="submissions-table__index">{submission.indexNumber}</td>
-      <td>{submission.programme}</td>
+      <td title={submission.programme}>{submission.programme}</td>
       <td>
         <StatusChips submission={submission} />
       </td>
