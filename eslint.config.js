@@ -7,7 +7,7 @@ import reactHooks from "eslint-plugin-react-hooks";
  * a folder imports only folders in the rows below its own, never one in its own row or above.
  * server/'s own modules outside any folder are the base under all of them (config.ts, errors.ts,
  * ...), except SERVER_APP_MODULES, which sit on top; test files and the test helpers
- * (server/testing/, server/fuzz/) sit above everything, as the app does.
+ * (testing/ beside server/, and server/fuzz/) sit above everything, as the app does.
  */
 export const SERVER_LAYERS = [
   ["db", "http"],
@@ -26,7 +26,12 @@ export const SERVER_APP_MODULES = [
   "sample-journeys",
   "server",
 ];
-const TEST_HELPERS = ["testing", "fuzz"];
+/** Test helpers inside server/; the others live in testing/, beside server/, outside the build. */
+const TEST_HELPERS = ["fuzz"];
+const TEST_HELPERS_MESSAGE =
+  "Production code does not import the test helpers (testing/, server/fuzz/): they are not built.";
+/** testing/ from anywhere in server/: "../testing/" from a base module, more "../" deeper. */
+const ROOT_TEST_HELPERS = { regex: "^(\\.\\./)+testing/", message: TEST_HELPERS_MESSAGE };
 
 /**
  * no-restricted-imports matches the import as written, so a module is named by how a relative
@@ -45,11 +50,8 @@ function restrict(from, forbidden, message) {
     {
       patterns: [
         { regex: folders(from, forbidden), message },
-        {
-          regex: folders(from, TEST_HELPERS),
-          message:
-            "Production code does not import the test helpers (server/testing/, server/fuzz/).",
-        },
+        { regex: folders(from, TEST_HELPERS), message: TEST_HELPERS_MESSAGE },
+        ROOT_TEST_HELPERS,
         {
           regex: appModules(from),
           message: "app.ts and the modules beside it (SERVER_APP_MODULES) sit above every folder.",
@@ -85,6 +87,21 @@ function serverLayerRules() {
         SERVER_LAYERS.flat().filter((name) => name !== "files"),
         "server/'s base modules (config.ts, errors.ts, ...) sit under every folder but files/.",
       ),
+    },
+  });
+  // The app's modules import any folder, but not the test helpers either.
+  rules.push({
+    files: SERVER_APP_MODULES.map((name) => `server/${name}.ts`),
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: folders(HERE, TEST_HELPERS), message: TEST_HELPERS_MESSAGE },
+            ROOT_TEST_HELPERS,
+          ],
+        },
+      ],
     },
   });
   return rules;

@@ -12,7 +12,12 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          include: ["common/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "common/**/*.test.ts",
+            "server/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "testing/**/*.test.ts",
+          ],
         },
       },
       {

@@ -108,14 +108,14 @@ export function builtServerEntry(entry = SERVER_ENTRY, sourceDirs = BUILT_FROM):
 }
 
 /** Source files the build compiles (tests and test helpers are not built) changed after `since`. */
-const TEST_ONLY_DIRS = new Set(["testing", "fuzz"]);
+const TEST_ONLY_DIRS = new Set(["fuzz"]);
 
 function newerSources(dir: string, since: number): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      // Test support (server/testing, the generated requests of server/fuzz) is not in the build.
+      // The generated requests of server/fuzz are not in the build (testing/ is outside server/).
       if (!TEST_ONLY_DIRS.has(entry.name)) found.push(...newerSources(full, since));
     } else if (
       /\.tsx?$/.test(entry.name) &&

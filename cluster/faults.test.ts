@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { csvLine } from "../server/submissions/csv.js";
 import type { Submission } from "../common/submission.js";
-import { createUser, makeSubmission, type TestUser } from "../server/testing/factories.js";
+import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import { startCluster, type AppServer, type Cluster } from "./cluster.js";
 import { testPostgresUrl } from "./postgres.js";
 import { loop, send, sleep, succeeded, summarize, type Outcome } from "./traffic.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { createUser, makeSubmission, type TestUser } from "../server/testing/factories.js";
+import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import type { Submission } from "../common/submission.js";
 import { startCluster, type Cluster } from "./cluster.js";
 import { startPrivatePostgres, type PrivatePostgres } from "./postgres.js";

@@ -8,7 +8,7 @@ import {
 } from "../server/examiners/reminder-service.js";
 import { EXAMINER_REMINDERS_JOB } from "../server/examiners/reminders.js";
 import { insertSubmission } from "../server/submissions/repository.js";
-import { startSmtpPeer, type SmtpPeer } from "../server/testing/smtp-peer.js";
+import { startSmtpPeer, type SmtpPeer } from "../testing/smtp-peer.js";
 import { startCluster, type AppServer, type Cluster } from "./cluster.js";
 import { testPostgresUrl } from "./postgres.js";
 import { sleep } from "./traffic.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { createAdmin } from "../server/accounts/admins.js";
 import { enqueueMail } from "../server/mail/outbox.js";
-import { startSmtpPeer, type SmtpPeer } from "../server/testing/smtp-peer.js";
+import { startSmtpPeer, type SmtpPeer } from "../testing/smtp-peer.js";
 import { startCluster, type Cluster } from "./cluster.js";
 import { testPostgresUrl } from "./postgres.js";
 import { send, sleep, summarize, type Outcome } from "./traffic.js";

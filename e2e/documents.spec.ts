@@ -7,7 +7,7 @@ import {
   type Locator,
   type Page,
 } from "@playwright/test";
-import { pngRenamedAsPdf, validPdf, writeLargePdf } from "../server/testing/pdf-fixtures.js";
+import { pngRenamedAsPdf, validPdf, writeLargePdf } from "../testing/pdf-fixtures.js";
 import { expectAccessible } from "./support/axe.js";
 import { tabTo } from "./support/keyboard.js";
 import { factValue } from "./support/lines.js";

@@ -7,7 +7,7 @@ import {
   type Locator,
   type Page,
 } from "@playwright/test";
-import { validPdf } from "../server/testing/pdf-fixtures.js";
+import { validPdf } from "../testing/pdf-fixtures.js";
 import { expectAccessible } from "./support/axe.js";
 import { factValue } from "./support/lines.js";
 import { waitForMail } from "./support/mail.js";

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { readmeSampleStudent } from "../server/testing/sample-students.js";
+import { readmeSampleStudent } from "../testing/sample-students.js";
 import { codeFrom, waitForMail } from "./support/mail.js";
 import { signInAsNewStudent, uniqueEmail } from "./support/app.js";
 

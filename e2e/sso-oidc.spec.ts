@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { SSO_FAILURE_MESSAGES } from "../common/sso.js";
 import { resolveFromRoot } from "../server/paths.js";
-import { startOidcProvider, type TestOidcProvider } from "../server/testing/oidc-provider.js";
+import { startOidcProvider, type TestOidcProvider } from "../testing/oidc-provider.js";
 import { expectAccessible } from "./support/axe.js";
 import { sampleRecord } from "./support/app.js";
 import { freePort, waitForHealth } from "./support/own-server.js";

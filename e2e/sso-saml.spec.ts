@@ -11,7 +11,7 @@ import {
 
 /**
  * SAML 2.0 sign-in in Chromium (issue 10): the login page's button, the identity provider's own
- * sign-in page (server/testing/saml-idp.ts, started by global setup with the server pointed at its
+ * sign-in page (testing/saml-idp.ts, started by global setup with the server pointed at its
  * metadata), its form posted back to our ACS URL across origins, and the landing page. Global
  * setup configures SAML_LABEL "Test University (SAML)" and SSO_ADMIN_GROUPS including sgs-staff.
  */

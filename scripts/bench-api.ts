@@ -39,7 +39,7 @@ import {
   sampleContextForFolder,
 } from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
-import { createUser } from "../server/testing/factories.js";
+import { createUser } from "../testing/factories.js";
 import { generateSubmissions, loadSubmissions } from "./bench-data.js";
 import { writeBenchSection } from "./bench-report.js";
 

@@ -39,7 +39,7 @@ import { createDatabase, migrateToLatest, type Db } from "../server/db/database.
 import { resolveFromRoot } from "../server/paths.js";
 import { CSV_BOM, csvLine } from "../server/submissions/csv.js";
 import { EXPORT_COLUMNS, exportRow } from "../server/submissions/spreadsheet.js";
-import { createUser } from "../server/testing/factories.js";
+import { createUser } from "../testing/factories.js";
 import {
   generateSubmissions,
   loadSubmissions,

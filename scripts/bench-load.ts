@@ -29,7 +29,7 @@ import { testPostgresUrl } from "../cluster/postgres.js";
 import { freePort, startChild, stopChild, waitForOk, type Child } from "../cluster/processes.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
 import { resolveFromRoot } from "../server/paths.js";
-import { createUser } from "../server/testing/factories.js";
+import { createUser } from "../testing/factories.js";
 import { generateSubmissions, loadSubmissions, type GeneratedSubmission } from "./bench-data.js";
 import { writeBenchSection } from "./bench-report.js";
 

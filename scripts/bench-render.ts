@@ -37,7 +37,7 @@ import { SESSION_COOKIE } from "../server/auth/session.js";
 import { loadConfig } from "../server/config.js";
 import { createDatabase, migrateToLatest } from "../server/db/database.js";
 import { resolveFromRoot } from "../server/paths.js";
-import { createUser } from "../server/testing/factories.js";
+import { createUser } from "../testing/factories.js";
 import { generateSubmissions, loadSubmissions } from "./bench-data.js";
 import { writeBenchSection } from "./bench-report.js";
 

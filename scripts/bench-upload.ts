@@ -15,9 +15,9 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createDatabase, migrateToLatest } from "../server/db/database.js";
 import { resolveFromRoot } from "../server/paths.js";
-import { startClamd } from "../server/testing/clamd.js";
-import { createUser, makeSubmission } from "../server/testing/factories.js";
-import { writeLargePdf } from "../server/testing/pdf-fixtures.js";
+import { startClamd } from "../testing/clamd.js";
+import { createUser, makeSubmission } from "../testing/factories.js";
+import { writeLargePdf } from "../testing/pdf-fixtures.js";
 import { writeBenchSection } from "./bench-report.js";
 
 interface Run {

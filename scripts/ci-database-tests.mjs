@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DATABASE_MODULE = "server/db/database.ts";
-const TEST_ROOTS = ["common", "server", "scripts"];
+const TEST_ROOTS = ["common", "server", "scripts", "testing"];
 const IMPORT =
   /(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gs;
 

@@ -33,7 +33,7 @@ import {
   sampleContextForFolder,
 } from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
-import { createUser } from "../server/testing/factories.js";
+import { createUser } from "../testing/factories.js";
 import { writeBenchSection } from "./bench-report.js";
 
 const INSTALL_HINT = "apt-get update && apt-get install -y chromium";

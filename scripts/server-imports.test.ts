@@ -55,7 +55,7 @@ describe("the server's folders", () => {
       .readdirSync(path.join(root, "server"), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
-      .filter((name) => name !== "testing" && name !== "fuzz")
+      .filter((name) => name !== "fuzz")
       .sort();
     expect(rows.length).toBeGreaterThan(3);
     expect([...folders].sort()).toEqual(onDisk);
@@ -87,11 +87,11 @@ describe("the server's folders", () => {
       "../app.js",
       "../housekeeping.js",
       "../sample-data.js",
-      "../testing/test-app.js",
+      "../../testing/test-app.js",
       "../fuzz/world.js",
     ];
     expect(await refused("server/db/layers-probe.ts", specifiers)).toEqual([...specifiers].sort());
-    const deeper = ["../../app.js", "../../testing/test-app.js", "../../documents/probe.js"];
+    const deeper = ["../../app.js", "../../../testing/test-app.js", "../../documents/probe.js"];
     expect(await refused("server/accounts/sso/layers-probe.ts", deeper)).toEqual(
       [...deeper].sort(),
     );
@@ -106,18 +106,27 @@ describe("the server's folders", () => {
   });
 
   it("sit above server/'s base modules, which import none of them but files/", async () => {
-    const upward = ["./app.js", "./db/database.js", "./auth/session.js", "./testing/test-app.js"];
+    const upward = ["./app.js", "./db/database.js", "./auth/session.js", "../testing/test-app.js"];
     expect(
       await refused("server/layers-probe.ts", [...upward, "./files/storage.js", "./errors.js"]),
     ).toEqual([...upward].sort());
-    // The app's modules sit on top and import any folder.
+    // The app's modules sit on top and import any folder, but not the test helpers.
     expect(await refused("server/housekeeping.ts", ["./documents/sweep.js"])).toEqual([]);
+    expect(
+      await refused("server/housekeeping.ts", ["../testing/test-app.js", "./fuzz/world.js"]),
+    ).toEqual(["../testing/test-app.js", "./fuzz/world.js"]);
   });
 
   it("leave tests and the test helpers free to import any of them", async () => {
-    const anything = ["../documents/probe.js", "../app.js", "../testing/test-app.js"];
+    const anything = ["../documents/probe.js", "../app.js", "../../testing/test-app.js"];
     expect(await refused("server/db/layers-probe.test.ts", anything)).toEqual([]);
-    expect(await refused("server/testing/layers-probe.ts", anything)).toEqual([]);
+    expect(
+      await refused("testing/layers-probe.ts", [
+        "../server/documents/probe.js",
+        "../server/app.js",
+      ]),
+    ).toEqual([]);
+    expect(await refused("server/fuzz/layers-probe.ts", anything)).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildApp } from "./app.js";
-import { createTestApp, createTestDatabase, testConfig, type TestApp } from "./testing/test-app.js";
+import { createTestApp, createTestDatabase, testConfig, type TestApp } from "../testing/test-app.js";
 
 let t: TestApp;
 beforeAll(async () => {

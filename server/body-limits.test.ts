@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMALL_BODY_LIMIT, TEXT_BODY_LIMIT } from "./body-limits.js";
-import { SAME_ORIGIN, createTestApp, type TestApp } from "./testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "./testing/factories.js";
+import { SAME_ORIGIN, createTestApp, type TestApp } from "../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 
 let t: TestApp;
 let student: TestUser;

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app.js";
 import { CLOSING_MESSAGE, CLOSING_RETRY_AFTER_SECONDS } from "./framework-errors.js";
-import { createTestDatabase, testConfig, type TestDatabase } from "./testing/test-app.js";
+import { createTestDatabase, testConfig, type TestDatabase } from "../testing/test-app.js";
 
 /**
  * A request that arrives while the server closes, on a connection already open (here the second

@@ -9,8 +9,8 @@ import { buildApp } from "./app.js";
 import { createSqliteDatabase, migrateToLatest } from "./db/database.js";
 import { isDatabaseBusy } from "./db/dialect.js";
 import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from "./errors.js";
-import { SITE, signedInAdmin } from "./testing/accounts.js";
-import { testConfig } from "./testing/test-app.js";
+import { SITE, signedInAdmin } from "../testing/accounts.js";
+import { testConfig } from "../testing/test-app.js";
 
 /**
  * SQLite's "database is locked" (SQLITE_BUSY): another connection to the same file holds the write

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app.js";
 import { createDatabase } from "./db/database.js";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "./errors.js";
-import { testConfig } from "./testing/test-app.js";
+import { testConfig } from "../testing/test-app.js";
 
 /**
  * A database that cannot be reached (PostgreSQL restarting, stopped, or out of the network) is a

@@ -3,7 +3,7 @@ import { buildApp } from "./app.js";
 import { nowIso } from "./db/database.js";
 import { enqueueMail } from "./mail/outbox.js";
 import { contactMail, signInCodeMail } from "./mail/templates.js";
-import { createTestApp, createTestDatabase, type TestDatabase } from "./testing/test-app.js";
+import { createTestApp, createTestDatabase, type TestDatabase } from "../testing/test-app.js";
 import { EXPIRED_CODE_TEXT, HOUSEKEEPING_JOB, sweepExpiredSecrets } from "./housekeeping.js";
 
 let database: TestDatabase;

@@ -1,8 +1,8 @@
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ROW_ID } from "../common/api.js";
-import { createTestApp, type TestApp } from "./testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "./testing/factories.js";
+import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 
 /**
  * Ids and versions past PostgreSQL's integer column: that database refused the query (a 500), so

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "vitest";
 import { createRequestTurns } from "./request-turns.js";
-import { createTestApp, type TestApp } from "./testing/test-app.js";
+import { createTestApp, type TestApp } from "../testing/test-app.js";
 
 /**
  * Counts turns of the event loop: one setImmediate chain runs exactly once per turn, in the same

@@ -10,9 +10,9 @@ import type {
   StudentExaminationResponse,
 } from "../common/examiners.js";
 import { inspectPdf } from "./files/pdf.js";
-import { signedInAdmin, signInAs, signUpStudent } from "./testing/accounts.js";
-import { readmeSampleStudent, readmeSampleStudents } from "./testing/sample-students.js";
-import { createTestApp, SAME_ORIGIN, type TestApp } from "./testing/test-app.js";
+import { signedInAdmin, signInAs, signUpStudent } from "../testing/accounts.js";
+import { readmeSampleStudent, readmeSampleStudents } from "../testing/sample-students.js";
+import { createTestApp, SAME_ORIGIN, type TestApp } from "../testing/test-app.js";
 import { loadSampleData } from "./sample-data.js";
 import { SAMPLE_STATES, type SampleState } from "./sample-journeys.js";
 

@@ -8,11 +8,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { resolveFromRoot } from "./paths.js";
 import { enqueueMail } from "./mail/outbox.js";
-import { createUser, makeSubmission } from "./testing/factories.js";
-import { uniquePdf } from "./testing/documents.js";
-import { startSmtpPeer } from "./testing/smtp-peer.js";
-import { createTestDatabase, type TestDatabase } from "./testing/test-app.js";
-import { multipartBody } from "./testing/uploads.js";
+import { createUser, makeSubmission } from "../testing/factories.js";
+import { uniquePdf } from "../testing/documents.js";
+import { startSmtpPeer } from "../testing/smtp-peer.js";
+import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { multipartBody } from "../testing/uploads.js";
 
 /**
  * The real entry point as ONE process: node with tsx's loader, so a signal reaches the server

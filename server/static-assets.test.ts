@@ -7,9 +7,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
-import { createTestDatabase, testConfig, type TestDatabase } from "./testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "./testing/factories.js";
-import { addDocumentVersion, uniquePdf } from "./testing/documents.js";
+import { createTestDatabase, testConfig, type TestDatabase } from "../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { addDocumentVersion, uniquePdf } from "../testing/documents.js";
 import { resolveFromRoot } from "./paths.js";
 import { NOT_A_DOCUMENT_POLICY } from "./http/security-headers.js";
 

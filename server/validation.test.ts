@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "./testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "./testing/factories.js";
+import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
 import { fieldWithNul } from "./validation.js";
 
 let t: TestApp;

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startClamd } from "../../server/testing/clamd.js";
-import { startSmtpPeer } from "../../server/testing/smtp-peer.js";
-import { SHIBBOLETH_ATTRIBUTES, startSamlIdp } from "../../server/testing/saml-idp.js";
+import { startClamd } from "../../testing/clamd.js";
+import { startSmtpPeer } from "../../testing/smtp-peer.js";
+import { SHIBBOLETH_ATTRIBUTES, startSamlIdp } from "../../testing/saml-idp.js";
 import { resolveFromRoot } from "../../server/paths.js";
 import { writeState } from "./state.js";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { ACCOUNT_MESSAGES } from "../../common/accounts.js";
-import { installWriteTrap } from "../testing/write-trap.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   ADMIN_PASSCODE,
   addSubmission,
@@ -13,7 +13,7 @@ import {
   signUpStudent,
   signedInAdmin,
   signedInStudent,
-} from "../testing/accounts.js";
+} from "../../testing/accounts.js";
 
 // Request limits raised: this file is about the accounts' behaviour; rate-limits.test.ts proves the defaults.
 const RAISED_LIMITS = {

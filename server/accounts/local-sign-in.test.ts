@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { ADMIN_PASSCODE, addSubmission, postJson, signInAs } from "../testing/accounts.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { ADMIN_PASSCODE, addSubmission, postJson, signInAs } from "../../testing/accounts.js";
 import { createAdmin } from "./admins.js";
 import { insertStudent, setPasswordHash } from "./repository.js";
 import { hashSecret } from "./passwords.js";

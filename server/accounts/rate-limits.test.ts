@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { ADMIN_PASSCODE, postJson, signedInAdmin } from "../testing/accounts.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { ADMIN_PASSCODE, postJson, signedInAdmin } from "../../testing/accounts.js";
 
 // The default limits, as in production: nothing here is raised.
 let t: TestApp;

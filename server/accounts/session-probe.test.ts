@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { postJson, signedInAdmin, signedInStudent } from "../testing/accounts.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { postJson, signedInAdmin, signedInStudent } from "../../testing/accounts.js";
 
 // GET /api/session: the web app's first probe. Signed out is a 200 with `user: null` (no 401 for
 // the browser to log); signed in, the same user /api/me gives.

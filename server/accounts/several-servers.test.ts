@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { nowIso } from "../db/database.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { installWriteTrap } from "../testing/write-trap.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
 import { LIMITS_UNAVAILABLE_MESSAGE } from "../auth/rate-limit-store.js";
 import { findAccountByEmail, setActive } from "./repository.js";
 import {
@@ -15,7 +15,7 @@ import {
   signedInStudent,
   signUpStudent,
   SITE,
-} from "../testing/accounts.js";
+} from "../../testing/accounts.js";
 
 /**
  * Two app servers on one database, each with its own connection, as behind a reverse proxy: the

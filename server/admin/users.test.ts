@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   ADMIN_PASSCODE,
   addSubmission,
@@ -9,7 +9,7 @@ import {
   signUpStudent,
   signedInAdmin,
   signedInStudent,
-} from "../testing/accounts.js";
+} from "../../testing/accounts.js";
 import { enqueueMail } from "../mail/outbox.js";
 
 let t: TestApp;

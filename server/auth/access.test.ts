@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   addSubmission,
   sessionCookie,
   signedInAdmin,
   signedInStudent,
-} from "../testing/accounts.js";
+} from "../../testing/accounts.js";
 
 let t: TestApp;
 let studentA: string;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { createDatabase, nowIso } from "../db/database.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
-import { installWriteTrap } from "../testing/write-trap.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
 import {
   countRequest,
   databaseRateLimitStore,

@@ -4,7 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDatabase, migrateToLatest, type Db } from "../db/database.js";
-import { makeSubmission } from "../testing/factories.js";
+import { makeSubmission } from "../../testing/factories.js";
 import { BackupError } from "./backup-error.js";
 import { backupDatabase } from "./backup.js";
 import { restoreDatabase } from "./restore.js";

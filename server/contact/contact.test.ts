@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES } from "../../common/accounts.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { postJson, signedInAdmin, signedInStudent } from "../testing/accounts.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { postJson, signedInAdmin, signedInStudent } from "../../testing/accounts.js";
 
 let withInbox: TestApp;
 let withoutInbox: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EXAMINER_STATES, SGS_STAGES } from "../../common/workflow.js";
 import { createDatabase, nowIso, type Db, type Executor } from "../db/database.js";
-import { makeSubmission } from "../testing/factories.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { makeSubmission } from "../../testing/factories.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import {
   compactDashboardCounts,
   compactWaitingReportTotals,

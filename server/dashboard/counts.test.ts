@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csvLine } from "../submissions/csv.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 import {
   countDashboardFigures,
   recountDashboardFigures,

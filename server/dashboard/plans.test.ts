@@ -3,8 +3,8 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type LogEve
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "../db/schema.js";
-import { makeSubmission } from "../testing/factories.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { makeSubmission } from "../../testing/factories.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { countWaitingReports, findOverdueExaminations } from "./repository.js";
 
 /**

@@ -4,8 +4,8 @@ import { migrateToLatest } from "../db/database.js";
 import { dialectOf } from "../db/dialect.js";
 import { migrationProvider } from "../db/migrations/index.js";
 import { csvLine } from "../submissions/csv.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 import {
   countWaitingReports,
   readExaminerWaits,

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "../errors.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 
 /**
  * PostgreSQL closing a connection while a request holds it (pg_ctl restart -m fast, a failover,

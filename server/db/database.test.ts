@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import pg from "pg";
 import { emptyDocuments, type SubmissionFields } from "../../common/submission.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { migrateToLatest } from "./database.js";
 import { isUniqueViolation } from "./dialect.js";
 import { loadSampleData, readSampleRecords, sampleContextForFolder } from "../sample-data.js";

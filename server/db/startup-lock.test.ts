@@ -3,7 +3,7 @@ import os from "node:os";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type DatabaseConfig } from "../config.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { createDatabase, type Db } from "./database.js";
 import { withStartupLock } from "./startup-lock.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentVersion } from "../../common/documents.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { validPdf } from "../testing/pdf-fixtures.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { validPdf } from "../../testing/pdf-fixtures.js";
 import {
   STORAGE_BACKENDS,
   createDocumentsTestApp,
@@ -11,7 +11,7 @@ import {
   uploadDocumentFile,
   type DocumentsTestApp,
   type TestStore,
-} from "../testing/uploads.js";
+} from "../../testing/uploads.js";
 
 /**
  * Who may read and write documents: the submission's own student and administrators, nobody

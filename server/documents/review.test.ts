@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDocumentVersion } from "../testing/documents.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { installWriteTrap } from "../testing/write-trap.js";
+import { addDocumentVersion } from "../../testing/documents.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
 
 let t: TestApp;
 let admin: TestUser;

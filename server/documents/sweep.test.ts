@@ -5,18 +5,18 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStorage } from "../files/create-storage.js";
 import { parseStorageUrl, type FileStorage } from "../files/storage.js";
-import { addDocumentVersion, uniquePdf } from "../testing/documents.js";
-import { createUser, makeSubmission } from "../testing/factories.js";
+import { addDocumentVersion, uniquePdf } from "../../testing/documents.js";
+import { createUser, makeSubmission } from "../../testing/factories.js";
 import { buildApp } from "../app.js";
-import { startS3Server } from "../testing/s3-server.js";
-import { createTestApp, createTestDatabase, type TestDatabase } from "../testing/test-app.js";
-import { installWriteTrap } from "../testing/write-trap.js";
+import { startS3Server } from "../../testing/s3-server.js";
+import { createTestApp, createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
 import {
   createDocumentsTestApp,
   startStore,
   uploadDocumentFile,
   type DocumentsTestApp,
-} from "../testing/uploads.js";
+} from "../../testing/uploads.js";
 import { recordPendingUpload } from "../files/pending-uploads.js";
 import { ORPHAN_GRACE_MS, sweepOrphanFiles } from "./sweep.js";
 

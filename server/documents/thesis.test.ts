@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ABSTRACT_LENGTH, MAX_TITLE_LENGTH } from "../../common/documents.js";
 import { emptyDocuments } from "../../common/submission.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { saveThesisDetailsFor } from "../testing/uploads.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { saveThesisDetailsFor } from "../../testing/uploads.js";
 
 let t: TestApp;
 let student: TestUser;

@@ -2,15 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { validPdf } from "../testing/pdf-fixtures.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { validPdf } from "../../testing/pdf-fixtures.js";
 import {
   createDocumentsTestApp,
   multipartBody,
   stagingFiles,
   storedKeys,
   type DocumentsTestApp,
-} from "../testing/uploads.js";
+} from "../../testing/uploads.js";
 
 /**
  * An upload whose multipart body is malformed answered 500 (busboy's error, or the part's, went

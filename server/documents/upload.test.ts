@@ -9,8 +9,8 @@ import type { DocumentVersion, SubmissionDocumentsResponse } from "../../common/
 import type { DocumentItem } from "../../common/workflow.js";
 import { createStorage } from "../files/create-storage.js";
 import { parseStorageUrl } from "../files/storage.js";
-import { startClamd, EICAR_SIGNATURE } from "../testing/clamd.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { startClamd, EICAR_SIGNATURE } from "../../testing/clamd.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 import {
   EICAR,
   eicarPdf,
@@ -19,7 +19,7 @@ import {
   truncatedPdf,
   validPdf,
   writeLargePdf,
-} from "../testing/pdf-fixtures.js";
+} from "../../testing/pdf-fixtures.js";
 import {
   STORAGE_BACKENDS,
   createDocumentsTestApp,
@@ -31,8 +31,8 @@ import {
   uploadDocumentFile,
   type DocumentsTestApp,
   type TestStore,
-} from "../testing/uploads.js";
-import { createTestDatabase } from "../testing/test-app.js";
+} from "../../testing/uploads.js";
+import { createTestDatabase } from "../../testing/test-app.js";
 import { receiveDocument } from "../files/upload.js";
 
 const MB = 1024 * 1024;

@@ -3,10 +3,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DocumentVersion } from "../../common/documents.js";
 import { buildApp } from "../app.js";
-import { createTestDatabase, testConfig } from "../testing/test-app.js";
-import { createUser, makeSubmission } from "../testing/factories.js";
-import { validPdf } from "../testing/pdf-fixtures.js";
-import { createDocumentsTestApp, startStore, uploadDocumentFile } from "../testing/uploads.js";
+import { createTestDatabase, testConfig } from "../../testing/test-app.js";
+import { createUser, makeSubmission } from "../../testing/factories.js";
+import { validPdf } from "../../testing/pdf-fixtures.js";
+import { createDocumentsTestApp, startStore, uploadDocumentFile } from "../../testing/uploads.js";
 
 function logCapture() {
   const lines: string[] = [];

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDocumentVersion } from "../testing/documents.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { startS3Server, type S3TestServer } from "../testing/s3-server.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { addDocumentVersion } from "../../testing/documents.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { startS3Server, type S3TestServer } from "../../testing/s3-server.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { zipEntryName, zipFileName } from "./zip.js";
 
 describe("zip entry names", () => {

@@ -4,17 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExaminerAssignment, LinkRefusedBody } from "../../common/examiners.js";
 import { hashToken } from "../auth/tokens.js";
 import { nowIso } from "../db/database.js";
-import { addDocumentVersion } from "../testing/documents.js";
+import { addDocumentVersion } from "../../testing/documents.js";
 import {
   readyToSend,
   sendAndGetTokens,
   simulateReport,
   type ReadyToSend,
-} from "../testing/examiners.js";
-import { createUser, type TestUser } from "../testing/factories.js";
-import { SAME_ORIGIN, createTestApp, type TestApp } from "../testing/test-app.js";
+} from "../../testing/examiners.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
+import { SAME_ORIGIN, createTestApp, type TestApp } from "../../testing/test-app.js";
 import { nominateExaminer, releaseOutcome, revokeLink } from "./service.js";
-import { createExaminer } from "../testing/examiners.js";
+import { createExaminer } from "../../testing/examiners.js";
 import { parseExaminerAuthorization } from "./link-auth.js";
 
 /**

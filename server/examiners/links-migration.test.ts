@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../auth/tokens.js";
 import { migrateToLatest } from "../db/database.js";
 import { migrationProvider } from "../db/migrations/index.js";
-import { createExaminer, examinerLinksOf } from "../testing/examiners.js";
-import { makeSubmission } from "../testing/factories.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createExaminer, examinerLinksOf } from "../../testing/examiners.js";
+import { makeSubmission } from "../../testing/factories.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { findLinkByTokenHash } from "./link-repository.js";
 
 /**

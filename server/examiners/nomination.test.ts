@@ -7,9 +7,9 @@ import {
   readyToSend,
   sendAndGetTokens,
   submissionWithThesis,
-} from "../testing/examiners.js";
-import { createUser, type TestUser } from "../testing/factories.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+} from "../../testing/examiners.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let t: TestApp;
 let admin: TestUser;

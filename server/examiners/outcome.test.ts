@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminExaminationResponse } from "../../common/examiners.js";
 import type { SubmissionDocumentsResponse } from "../../common/documents.js";
 import { hashToken } from "../auth/tokens.js";
-import { uniquePdf } from "../testing/documents.js";
+import { uniquePdf } from "../../testing/documents.js";
 import {
   examinerLinksOf,
   readyToSend,
   sendAndGetTokens,
   simulateReport,
   type ReadyToSend,
-} from "../testing/examiners.js";
-import { createUser, type TestUser } from "../testing/factories.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { uploadDocumentFile } from "../testing/uploads.js";
+} from "../../testing/examiners.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { uploadDocumentFile } from "../../testing/uploads.js";
 import { outcomeNotice } from "../messages/service.js";
 import { approveCorrections, correctionState } from "./outcome.js";
 

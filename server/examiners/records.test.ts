@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExaminerListResponse, ExaminerRecord } from "../../common/examiners.js";
-import { createExaminer, readyToSend } from "../testing/examiners.js";
-import { createUser, type TestUser } from "../testing/factories.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createExaminer, readyToSend } from "../../testing/examiners.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 let t: TestApp;
 let admin: TestUser;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ExaminationState } from "../../common/examiners.js";
 import { buildApp } from "../app.js";
 import { nowIso } from "../db/database.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { insertExaminerLink } from "../testing/examiners.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { insertExaminerLink } from "../../testing/examiners.js";
 import { examinerReminderMail } from "./mail.js";
 import { EXAMINER_REMINDERS_JOB } from "./reminders.js";
 import {

@@ -7,13 +7,13 @@ import type { ExaminerAssignment } from "../../common/examiners.js";
 import { nowIso } from "../db/database.js";
 import { recordPendingUpload } from "../files/pending-uploads.js";
 import { sweepOrphanFiles } from "../documents/sweep.js";
-import { EICAR_SIGNATURE, startClamd } from "../testing/clamd.js";
-import { uniquePdf } from "../testing/documents.js";
-import { readyToSend, sendAndGetTokens, type ReadyToSend } from "../testing/examiners.js";
-import { createUser, type TestUser } from "../testing/factories.js";
-import { eicarPdf, pngRenamedAsPdf, writeLargePdf } from "../testing/pdf-fixtures.js";
-import { SAME_ORIGIN, createTestApp, type TestApp } from "../testing/test-app.js";
-import { multipartBody, storedKeys, type MultipartPart } from "../testing/uploads.js";
+import { EICAR_SIGNATURE, startClamd } from "../../testing/clamd.js";
+import { uniquePdf } from "../../testing/documents.js";
+import { readyToSend, sendAndGetTokens, type ReadyToSend } from "../../testing/examiners.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
+import { eicarPdf, pngRenamedAsPdf, writeLargePdf } from "../../testing/pdf-fixtures.js";
+import { SAME_ORIGIN, createTestApp, type TestApp } from "../../testing/test-app.js";
+import { multipartBody, storedKeys, type MultipartPart } from "../../testing/uploads.js";
 
 /**
  * The examiner's report upload (issue 9): the form's order (fields, then the file), the student

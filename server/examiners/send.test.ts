@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminExaminationResponse } from "../../common/examiners.js";
 import { hashToken } from "../auth/tokens.js";
-import { addDocumentVersion } from "../testing/documents.js";
+import { addDocumentVersion } from "../../testing/documents.js";
 import {
   createExaminer,
   examinerLinksOf,
@@ -9,11 +9,11 @@ import {
   sendAndGetTokens,
   simulateReport,
   submissionWithThesis,
-} from "../testing/examiners.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { validPdf } from "../testing/pdf-fixtures.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { installWriteTrap } from "../testing/write-trap.js";
+} from "../../testing/examiners.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { validPdf } from "../../testing/pdf-fixtures.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
 import { nominateExaminer } from "./service.js";
 
 const CONTACT = "sgs-examinations@school.test";

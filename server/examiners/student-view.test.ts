@@ -7,9 +7,9 @@ import {
   sendAndGetTokens,
   simulateReport,
   submissionWithThesis,
-} from "../testing/examiners.js";
-import { createUser, type TestUser } from "../testing/factories.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+} from "../../testing/examiners.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { releaseOutcome } from "./service.js";
 
 let t: TestApp;

@@ -3,8 +3,8 @@ import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EICAR_SIGNATURE, startClamd } from "../testing/clamd.js";
-import { EICAR, eicarPdf, validPdf, writeLargePdf } from "../testing/pdf-fixtures.js";
+import { EICAR_SIGNATURE, startClamd } from "../../testing/clamd.js";
+import { EICAR, eicarPdf, validPdf, writeLargePdf } from "../../testing/pdf-fixtures.js";
 import { createClamdScanner, parseClamdUrl, ScannerUnavailableError } from "./clamd.js";
 
 let clamd: Awaited<ReturnType<typeof startClamd>>;

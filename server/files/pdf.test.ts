@@ -10,7 +10,7 @@ import {
   truncatedPdf,
   validPdf,
   writeLargePdf,
-} from "../testing/pdf-fixtures.js";
+} from "../../testing/pdf-fixtures.js";
 import { inspectPdf, looksLikePdf, pdfFrameProblem } from "./pdf.js";
 
 let dir: string;

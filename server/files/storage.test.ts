@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startS3Server, type S3TestServer } from "../testing/s3-server.js";
+import { startS3Server, type S3TestServer } from "../../testing/s3-server.js";
 import { createStorage } from "./create-storage.js";
 import {
   FileMissingError,

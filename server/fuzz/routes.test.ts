@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ROW_ID } from "../../common/api.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { answerProblems, type AnswerRules } from "./answers.js";
 import {
   cut,

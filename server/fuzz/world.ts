@@ -4,17 +4,17 @@ import { hashSecret } from "../accounts/passwords.js";
 import { createSession } from "../auth/session.js";
 import type { Db } from "../db/database.js";
 import { releaseOutcome } from "../examiners/service.js";
-import { addDocumentVersion } from "../testing/documents.js";
+import { addDocumentVersion } from "../../testing/documents.js";
 import {
   createExaminer,
   readyToSend,
   sendAndGetTokens,
   simulateReport,
   type ReadyToSend,
-} from "../testing/examiners.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { uniquePdf } from "../testing/documents.js";
-import { SAME_ORIGIN, type TestApp } from "../testing/test-app.js";
+} from "../../testing/examiners.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { uniquePdf } from "../../testing/documents.js";
+import { SAME_ORIGIN, type TestApp } from "../../testing/test-app.js";
 import { csvLine } from "../submissions/csv.js";
 import type { KnownValues } from "./json-schema.js";
 import type { Caller, MultipartPart, RequestContext, Sessions } from "./requests.js";

@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { createDatabase, migrateToLatest } from "../db/database.js";
 import { migrationProvider } from "../db/migrations/index.js";
-import { createTestDatabase, testConfig, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, testConfig, type TestDatabase } from "../../testing/test-app.js";
 import { MIGRATIONS_RECHECK_MS, READINESS_ANSWER_MS, createReadinessCheck } from "./readiness.js";
 
 const NO_WEB = path.join(os.tmpdir(), "ets-no-web");

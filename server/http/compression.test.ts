@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 
 // The API's answers over 1 KB go out compressed when the client accepts it (API_COMPRESSION), and
 // small ones as they are.

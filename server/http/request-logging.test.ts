@@ -3,8 +3,8 @@ import path from "node:path";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
-import { createTestDatabase, testConfig, type TestDatabase } from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { createTestDatabase, testConfig, type TestDatabase } from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 import { lazyChildLogger } from "./request-logging.js";
 
 type Line = Record<string, unknown>;

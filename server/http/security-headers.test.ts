@@ -1,7 +1,7 @@
 import helmet, { type FastifyHelmetOptions } from "@fastify/helmet";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import {
   NOT_A_DOCUMENT_POLICY,
   computeSecurityHeaderSets,

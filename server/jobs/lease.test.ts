@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Db } from "../db/database.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { acquireLease, releaseLease } from "./lease.js";
 
 let database: TestDatabase;

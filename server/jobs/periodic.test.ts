@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
-import { createTestDatabase, testConfig, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, testConfig, type TestDatabase } from "../../testing/test-app.js";
 import { acquireLease } from "./lease.js";
 import { runPeriodically, type PeriodicJob } from "./periodic.js";
 

@@ -2,7 +2,7 @@ import { Migrator } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../db/database.js";
 import { migrationProvider } from "../db/migrations/index.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { SCRUBBED_MAIL_TEXT } from "./outbox.js";
 
 /**

@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyDocuments } from "../../common/submission.js";
 import { DOCUMENTS, type DocumentItem } from "../../common/workflow.js";
-import { addDocumentVersion } from "../testing/documents.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { addDocumentVersion } from "../../testing/documents.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 
 /**
  * The list's documents filter, its count chip and the dashboard's document figures, all read

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installWriteTrap } from "../testing/write-trap.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 
 let t: TestApp;
 let admin: TestUser;

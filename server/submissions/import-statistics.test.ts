@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialectOf } from "../db/dialect.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createUser, type TestUser } from "../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
 import { csvLine } from "./csv.js";
 
 /**

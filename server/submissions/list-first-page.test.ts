@@ -6,8 +6,8 @@ import {
   submissionListQuerySchema,
 } from "../../common/submissions-api.js";
 import { generateSubmissions } from "../../scripts/bench-data.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
-import { insertWithTiedCreationTimes } from "../testing/factories.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
+import { insertWithTiedCreationTimes } from "../../testing/factories.js";
 import { listSubmissions, plainListPageQuery } from "./repository.js";
 
 // Page 1 of the plain list (no term, no filter) in each size the list offers is a statement of its

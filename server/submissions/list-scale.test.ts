@@ -7,9 +7,9 @@ import {
   type SubmissionListQuery,
 } from "../../common/submissions-api.js";
 import type { Database as Schema } from "../db/schema.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { generateSubmissions } from "../../scripts/bench-data.js";
-import { insertWithTiedCreationTimes } from "../testing/factories.js";
+import { insertWithTiedCreationTimes } from "../../testing/factories.js";
 import { listSubmissions, type ListLimits } from "./repository.js";
 
 // The list at scale finds its page in several ways (a count capped at LIST_TOTAL_CAP, the matches

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyDocuments, type SubmissionFields } from "../../common/submission.js";
 import { DOCUMENTS } from "../../common/workflow.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 
 let t: TestApp;
 let admin: TestUser;

@@ -8,7 +8,7 @@ import {
   type SubmissionListQuery,
 } from "../../common/submissions-api.js";
 import type { Database as Schema } from "../db/schema.js";
-import { createTestDatabase, type TestDatabase } from "../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
 import { generateSubmissions } from "../../scripts/bench-data.js";
 import {
   insertSubmission,

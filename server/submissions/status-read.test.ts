@@ -12,8 +12,8 @@ import {
   testConfig,
   type TestApp,
   type TestDatabase,
-} from "../testing/test-app.js";
-import { createUser, makeSubmission, type TestUser } from "../testing/factories.js";
+} from "../../testing/test-app.js";
+import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
 import { findSubmissionByIndexNumber } from "./repository.js";
 import { createSqliteDatabase, migrateToLatest, nowIso } from "../db/database.js";
 import {

@@ -3,9 +3,9 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECORD_COLUMNS, emptyDocuments } from "../../common/submission.js";
 import { submissionExportQuerySchema } from "../../common/submissions-api.js";
-import { installWriteTrap } from "../testing/write-trap.js";
+import { installWriteTrap } from "../../testing/write-trap.js";
 import { nowIso, openBulkReaderCount } from "../db/database.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { csvLine, parseCsv } from "./csv.js";
 import { exportForDownload } from "./export.js";
 import { insertSubmissions } from "./repository.js";
@@ -15,7 +15,7 @@ import {
   makeSubmission,
   submissionFields,
   type TestUser,
-} from "../testing/factories.js";
+} from "../../testing/factories.js";
 
 let t: TestApp;
 let admin: TestUser;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testConfig } from "../../testing/test-app.js";
+import { testConfig } from "../../../testing/test-app.js";
 import { isAdministratorByDirectory, safeReturnPath, type SsoIdentity } from "./identity.js";
 import { identityFromClaims } from "./oidc.js";
 

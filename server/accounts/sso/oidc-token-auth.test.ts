@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
-import { startOidcProvider, type TestOidcProvider } from "../../testing/oidc-provider.js";
+import { createTestApp, type TestApp } from "../../../testing/test-app.js";
+import { startOidcProvider, type TestOidcProvider } from "../../../testing/oidc-provider.js";
 import { readOidcPrivateKey, tokenAuthMethodFor } from "./oidc.js";
 
 /**

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ssoOptionsResponseSchema, type SsoFailure } from "../../../common/sso.js";
 import type { LightMyRequestResponse } from "fastify";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createTestApp, type TestApp } from "../../../testing/test-app.js";
 import {
   ADMIN_PASSCODE,
   addSubmission,
   postJson,
   signInAs as signInWithPassword,
   signedInAdmin,
-} from "../../testing/accounts.js";
-import { startOidcProvider, type TestOidcProvider } from "../../testing/oidc-provider.js";
+} from "../../../testing/accounts.js";
+import { startOidcProvider, type TestOidcProvider } from "../../../testing/oidc-provider.js";
 
 /**
  * OpenID Connect sign-in against a real provider (oidc-provider) on loopback: our side driven

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../testing/test-app.js";
 import { markReplay, saveSsoRequest, sweepSsoRecords, takeSsoRequest } from "./requests.js";
 
 /** Sign-ins under way and used answers, kept in the database for every server (both dialects). */

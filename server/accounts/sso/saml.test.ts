@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addSubmission, SITE } from "../../testing/accounts.js";
-import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { addSubmission, SITE } from "../../../testing/accounts.js";
+import { createTestApp, type TestApp } from "../../../testing/test-app.js";
 import {
   NAME_ID_TRANSIENT,
   SHIBBOLETH_ATTRIBUTES,
@@ -13,7 +13,7 @@ import {
   type PostedResponse,
   type SamlTestUser,
   type TestSamlIdp,
-} from "../../testing/saml-idp.js";
+} from "../../../testing/saml-idp.js";
 import { parseIdpMetadata } from "./saml.js";
 
 /**
@@ -136,7 +136,7 @@ describe("service provider metadata", () => {
 
   it("publishes our signing and encryption certificate when a key pair is configured", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-sp-keys-"));
-    const { generateTestKeyPair } = await import("../../testing/saml-idp.js");
+    const { generateTestKeyPair } = await import("../../../testing/saml-idp.js");
     const keys = generateTestKeyPair("ETS test service provider");
     fs.writeFileSync(path.join(dir, "sp.key"), keys.privateKey);
     fs.writeFileSync(path.join(dir, "sp.crt"), keys.certificate);

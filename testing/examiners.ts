@@ -1,24 +1,24 @@
 import { randomBytes } from "node:crypto";
-import { emptyDocuments, type Submission, type SubmissionFields } from "../../common/submission.js";
-import type { ExaminerKind, Recommendation } from "../../common/examiners.js";
-import { hashToken } from "../auth/tokens.js";
-import type { Db } from "../db/database.js";
-import { nowIso } from "../db/database.js";
-import { updateThesisDetails } from "../documents/repository.js";
+import { emptyDocuments, type Submission, type SubmissionFields } from "../common/submission.js";
+import type { ExaminerKind, Recommendation } from "../common/examiners.js";
+import { hashToken } from "../server/auth/tokens.js";
+import type { Db } from "../server/db/database.js";
+import { nowIso } from "../server/db/database.js";
+import { updateThesisDetails } from "../server/documents/repository.js";
 import {
   findExaminerById,
   insertExaminer,
   listCurrentExaminations,
   type StoredExaminer,
-} from "../examiners/repository.js";
+} from "../server/examiners/repository.js";
 import {
   nominateExaminer,
   sendToExaminers,
   type AdminExamination,
   type ExaminerContext,
-} from "../examiners/service.js";
-import type { FileStorage } from "../files/storage.js";
-import { findSubmissionById } from "../submissions/repository.js";
+} from "../server/examiners/service.js";
+import type { FileStorage } from "../server/files/storage.js";
+import { findSubmissionById } from "../server/submissions/repository.js";
 import { addDocumentVersion, type TestDocument } from "./documents.js";
 import { createUser, makeSubmission, type TestUser } from "./factories.js";
 

@@ -1,17 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { ReviewState } from "../../common/documents.js";
-import type { DocumentItem } from "../../common/workflow.js";
-import type { Db } from "../db/database.js";
-import { nowIso } from "../db/database.js";
+import type { ReviewState } from "../common/documents.js";
+import type { DocumentItem } from "../common/workflow.js";
+import type { Db } from "../server/db/database.js";
+import { nowIso } from "../server/db/database.js";
 import {
   findDocumentVersion,
   insertCurrentVersion,
   type StoredDocumentVersion,
-} from "../documents/repository.js";
-import type { FileStorage } from "../files/storage.js";
-import { insertSubmissionEvents } from "../submissions/repository.js";
+} from "../server/documents/repository.js";
+import type { FileStorage } from "../server/files/storage.js";
+import { insertSubmissionEvents } from "../server/submissions/repository.js";
 import { validPdf } from "./pdf-fixtures.js";
 
 /**

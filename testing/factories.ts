@@ -1,8 +1,8 @@
-import { emptyDocuments, type Submission, type SubmissionFields } from "../../common/submission.js";
-import { createSession } from "../auth/session.js";
-import { nowIso, type Db } from "../db/database.js";
+import { emptyDocuments, type Submission, type SubmissionFields } from "../common/submission.js";
+import { createSession } from "../server/auth/session.js";
+import { nowIso, type Db } from "../server/db/database.js";
 import { SAME_ORIGIN } from "./test-app.js";
-import { insertSubmission, insertSubmissions } from "../submissions/repository.js";
+import { insertSubmission, insertSubmissions } from "../server/submissions/repository.js";
 
 /**
  * Factories for this feature's tests: users and sessions written straight to the database (the

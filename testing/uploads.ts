@@ -4,12 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pg from "pg";
-import type { DocumentItem } from "../../common/workflow.js";
-import { buildApp } from "../app.js";
-import { readTestEnv, type Config } from "../config.js";
-import type { Db } from "../db/database.js";
-import { createStorage } from "../files/create-storage.js";
-import { parseStorageUrl, type FileStorage } from "../files/storage.js";
+import type { DocumentItem } from "../common/workflow.js";
+import { buildApp } from "../server/app.js";
+import { readTestEnv, type Config } from "../server/config.js";
+import type { Db } from "../server/db/database.js";
+import { createStorage } from "../server/files/create-storage.js";
+import { parseStorageUrl, type FileStorage } from "../server/files/storage.js";
 import { startS3Server } from "./s3-server.js";
 import { createTestDatabase, testConfig, type TestDatabase } from "./test-app.js";
 

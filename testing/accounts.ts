@@ -1,8 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { emptyDocuments } from "../../common/submission.js";
-import type { Db } from "../db/database.js";
-import { insertSubmission } from "../submissions/repository.js";
-import { createAdmin } from "../accounts/admins.js";
+import { emptyDocuments } from "../common/submission.js";
+import type { Db } from "../server/db/database.js";
+import { insertSubmission } from "../server/submissions/repository.js";
+import { createAdmin } from "../server/accounts/admins.js";
 
 /**
  * Helpers for the account tests (not used by the product). They drive the app through HTTP the

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Db } from "../db/database.js";
-import { dialectOf } from "../db/dialect.js";
+import type { Db } from "../server/db/database.js";
+import { dialectOf } from "../server/db/dialect.js";
 
 /**
  * Tests only: a trigger that makes a chosen write fail with a real database error, so a test can

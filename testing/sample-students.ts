@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { SAMPLE_STATE_LABELS, SAMPLE_STATES, type SampleState } from "../sample-journeys.js";
-import { resolveFromRoot } from "../paths.js";
+import { SAMPLE_STATE_LABELS, SAMPLE_STATES, type SampleState } from "../server/sample-journeys.js";
+import { resolveFromRoot } from "../server/paths.js";
 
 /**
  * The README's "Sample students to try" table (issue 23): which sample index numbers show which

@@ -4,9 +4,9 @@ import path from "node:path";
 import fs from "node:fs";
 import pg from "pg";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../app.js";
-import { loadConfig, readTestEnv, type Config } from "../config.js";
-import { createDatabase, migrateToLatest, type Db } from "../db/database.js";
+import { buildApp } from "../server/app.js";
+import { loadConfig, readTestEnv, type Config } from "../server/config.js";
+import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
 
 /**
  * Tests run against a real, fresh database: a temporary SQLite file by default, or a new

@@ -1,6 +1,6 @@
 /**
  * The few parts of `oidc-provider` (a test-only dependency, shipped without types) that
- * server/testing/oidc-provider.ts uses.
+ * testing/oidc-provider.ts uses.
  */
 declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
