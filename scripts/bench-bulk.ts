@@ -340,6 +340,9 @@ async function startServer(
       STORAGE_URL: `file:${path.join(dir, "files")}`,
       ETS_SAMPLE_DATA: "off",
       LOG_LEVEL: "warn",
+      // One process, the one whose RSS is sampled: by default the server starts a worker per core
+      // under a primary (server/workers.ts), and the primary's RSS never moves.
+      ETS_WORKERS: "1",
       ...(options.nodeOptions ? { NODE_OPTIONS: options.nodeOptions } : {}),
     },
     cwd: options.appRoot,
