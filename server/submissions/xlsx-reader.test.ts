@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import ExcelJS from "exceljs";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
-import { readXlsxRows, type XlsxRow } from "./xlsx-reader.js";
+import { SharedStrings, readXlsxRows, type XlsxRow } from "./xlsx-reader.js";
 
 /** A zip of these parts, as a spreadsheet program writes one. */
 function zipOf(parts: Record<string, string>): Promise<Buffer> {
@@ -133,5 +136,100 @@ describe("reading a workbook's first sheet", () => {
       "xl/worksheets/sheet1.xml": `<!DOCTYPE w [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><worksheet xmlns="${MAIN}"><sheetData><row><c t="str"><v>&b;</v></c></row></sheetData></worksheet>`,
     });
     await expect(rowsOf(bytes)).rejects.toMatchObject({ name: "XlsxUnreadable" });
+  });
+});
+
+describe("the shared strings, kept in a temporary file", () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-xlsx-test-"));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** 2,000 rows of a long distinct note (over 1 MB of text: many windows) and a repeated value. */
+  async function longWorkbook(): Promise<{ bytes: Buffer; notes: string[] }> {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Records");
+    sheet.addRow(["Note", "Programme"]);
+    const notes: string[] = [];
+    for (let i = 0; i < 2000; i += 1) {
+      // One note longer than a window (64 KB), the rest some 600 bytes with non-ASCII text.
+      const note =
+        i === 700 ? "x".repeat(70_000) : `Note ${i}: Ɔdɔ ${"é".repeat(i % 7)} `.repeat(30);
+      notes.push(note);
+      sheet.addRow([note, `MPhil ${i % 3}`]);
+    }
+    return { bytes: Buffer.from(await workbook.xlsx.writeBuffer()), notes };
+  }
+
+  it("reads every string back and removes the file when the read ends", async () => {
+    const dir = tempDir();
+    const { bytes, notes } = await longWorkbook();
+    const seen: string[][] = [];
+    const rows: XlsxRow[] = [];
+    await readXlsxRows(
+      bytes,
+      (row) => {
+        if (row.row === 1) seen.push(fs.readdirSync(dir));
+        rows.push(row);
+      },
+      { tempDir: dir },
+    );
+    expect(seen).toEqual([[expect.stringMatching(/^ets-xlsx-strings-/)]]);
+    expect(rows).toHaveLength(2001);
+    expect(rows.slice(1).map((row) => row.cells.map((cell) => cell.text))).toEqual(
+      notes.map((note, i) => [note, `MPhil ${i % 3}`]),
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("removes the file when the read fails halfway", async () => {
+    const dir = tempDir();
+    const { bytes } = await longWorkbook();
+    const seen: string[][] = [];
+    await expect(
+      readXlsxRows(
+        bytes,
+        (row) => {
+          if (row.row === 1000) {
+            seen.push(fs.readdirSync(dir));
+            throw new Error("too many rows");
+          }
+        },
+        { tempDir: dir },
+      ),
+    ).rejects.toThrow("too many rows");
+    expect(seen).toEqual([[expect.stringMatching(/^ets-xlsx-strings-/)]]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("reads strings back in any order, across windows and longer than one", () => {
+    const dir = tempDir();
+    const strings = new SharedStrings(path.join(dir, "strings"));
+    try {
+      const texts = Array.from({ length: 5000 }, (_, i) =>
+        i % 997 === 0
+          ? `${i}`.padEnd(100_000, "ü")
+          : i % 10 === 0
+            ? ""
+            : `${i} ${"ß".repeat(i % 300)}`,
+      );
+      for (const text of texts) strings.add(text);
+      strings.finish();
+      // A fixed shuffle: every string, then some twice, far apart in the file.
+      const order = texts.map((_, i) => (i * 2_654_435_761) % texts.length);
+      for (const index of [...order, 4999, 0, 2500, 0, 4999]) {
+        expect(strings.get(index)).toBe(texts[index]);
+      }
+      expect(strings.get(5000)).toBe("");
+      expect(strings.get(-1)).toBe("");
+    } finally {
+      strings.close();
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

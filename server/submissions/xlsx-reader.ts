@@ -1,4 +1,7 @@
-import { posix } from "node:path";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path, { posix } from "node:path";
 import { openZip, readZipEntry, type ZipEntry, type ZipLimits } from "./zip-guard.js";
 
 /**
@@ -44,9 +47,9 @@ const REL_STYLES = /\/styles$/;
 export async function readXlsxRows(
   bytes: Buffer,
   onRow: XlsxRowHandler,
-  limits?: ZipLimits,
+  options: XlsxReadOptions = {},
 ): Promise<void> {
-  const entries = openZip(bytes, limits);
+  const entries = openZip(bytes, options.limits);
   const part = (name: string): ZipEntry | undefined => entries.get(name);
 
   const rootRels = part("_rels/.rels");
@@ -80,9 +83,31 @@ export async function readXlsxRows(
 
   const stringsRel = rels.find((rel) => REL_SHARED_STRINGS.test(rel.type));
   const stringsPart = stringsRel ? part(stringsRel.target) : undefined;
-  const strings = stringsPart ? await readSharedStrings(bytes, stringsPart) : new SharedStrings(0);
+  if (!stringsPart) {
+    await readSheet(
+      bytes,
+      sheetPart,
+      { strings: new SharedStrings(null), dateStyles, date1904: workbook.date1904 },
+      onRow,
+    );
+    return;
+  }
+  const strings = new SharedStrings(
+    path.join(options.tempDir ?? os.tmpdir(), `ets-xlsx-strings-${randomUUID()}`),
+  );
+  try {
+    await readSharedStrings(bytes, stringsPart, strings);
+    await readSheet(bytes, sheetPart, { strings, dateStyles, date1904: workbook.date1904 }, onRow);
+  } finally {
+    strings.close();
+  }
+}
 
-  await readSheet(bytes, sheetPart, { strings, dateStyles, date1904: workbook.date1904 }, onRow);
+export interface XlsxReadOptions {
+  /** The zip's limits: zip-guard's XLSX_LIMITS unless said. */
+  limits?: ZipLimits;
+  /** Where the shared strings' temporary file goes: the system's temporary folder unless said. */
+  tempDir?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -365,36 +390,127 @@ async function readDateStyles(bytes: Buffer, entry: ZipEntry): Promise<boolean[]
 }
 
 /**
- * The shared strings' text as UTF-8 in one buffer with each string's end: 700,000 strings held as
- * JavaScript strings cost some 40 bytes each besides their text, and a string cut from the
- * parser's input can keep the whole piece it was cut from alive. The text is never longer than
- * the part (XML only adds to it), so the part's declared size is enough; the buffer's pages are
- * taken from the system only as they are written.
+ * The shared strings, kept out of the process's memory: their text is written as UTF-8 to a
+ * temporary file as it is parsed, with each string's end in a Uint32Array, and a string is read
+ * back when a cell refers to it. Held in memory (as a JavaScript string each, or as one buffer of
+ * UTF-8) the registrar's 700,000 strings cost the server some 45 MB of resident memory on top of
+ * the reading itself, enough to take a fresh server past issue 24's 150 MB (ADR 019). Reads go
+ * through a few 64 KB windows of the file: a sheet refers to its strings mostly in the order they
+ * were written, and its repeated values (a programme, a status) to a few early ones. The file is
+ * created only for a workbook that has shared strings, and `close` removes it; the reader calls
+ * it when the read ends, however it ends.
  */
-class SharedStrings {
-  private bytes: Buffer;
-  private ends: number[] = [];
-  private used = 0;
+export class SharedStrings {
+  private static readonly WINDOW = 64 * 1024;
+  private static readonly WINDOWS = 8;
 
-  constructor(capacity: number) {
-    this.bytes = Buffer.allocUnsafe(Math.max(capacity, 16));
+  private fd: number | null = null;
+  private ends = new Uint32Array(1024);
+  private count = 0;
+  /** Bytes written to the file, and those waiting in `pending` to be. */
+  private written = 0;
+  private pending = Buffer.allocUnsafe(SharedStrings.WINDOW);
+  private pendingUsed = 0;
+  private readonly windows: { start: number; length: number; bytes: Buffer }[] = [];
+  private nextWindow = 0;
+
+  /** `file` is the temporary file's path; null keeps no strings (a workbook without them). */
+  constructor(private readonly file: string | null) {
+    if (file !== null) this.fd = fs.openSync(file, "wx+", 0o600);
+  }
+
+  get size(): number {
+    return this.count;
   }
 
   add(text: string): void {
+    if (this.fd === null) throw new Error("the shared strings are closed");
     const needed = Buffer.byteLength(text, "utf8");
-    if (this.used + needed > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + needed));
-      this.bytes.copy(grown, 0, 0, this.used);
-      this.bytes = grown;
+    if (this.pendingUsed + needed > this.pending.length) this.flush();
+    if (needed > this.pending.length) {
+      this.writeFully(Buffer.from(text, "utf8"));
+    } else {
+      this.pendingUsed += this.pending.write(text, this.pendingUsed, "utf8");
     }
-    this.used += this.bytes.write(text, this.used, "utf8");
-    this.ends.push(this.used);
+    const end = this.written + this.pendingUsed;
+    if (end > 0xffff_ffff) throw new XlsxUnreadable("the shared strings are too long");
+    if (this.count === this.ends.length) {
+      const grown = new Uint32Array(this.ends.length * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.ends[this.count] = end;
+    this.count += 1;
+  }
+
+  /** After the last string: the file is complete and can be read. */
+  finish(): void {
+    this.flush();
   }
 
   get(index: number): string {
-    if (!Number.isInteger(index) || index < 0 || index >= this.ends.length) return "";
+    if (!Number.isInteger(index) || index < 0 || index >= this.count || this.fd === null) {
+      return "";
+    }
     const start = index === 0 ? 0 : (this.ends[index - 1] ?? 0);
-    return this.bytes.toString("utf8", start, this.ends[index]);
+    const end = this.ends[index] ?? 0;
+    if (end === start) return "";
+    for (const window of this.windows) {
+      if (start >= window.start && end <= window.start + window.length) {
+        return window.bytes.toString("utf8", start - window.start, end - window.start);
+      }
+    }
+    if (end - start > SharedStrings.WINDOW) {
+      const bytes = Buffer.allocUnsafe(end - start);
+      this.readFully(bytes, end - start, start);
+      return bytes.toString("utf8");
+    }
+    let window = this.windows[this.nextWindow];
+    if (!window) {
+      window = { start: 0, length: 0, bytes: Buffer.allocUnsafe(SharedStrings.WINDOW) };
+      this.windows.push(window);
+    }
+    this.nextWindow = (this.nextWindow + 1) % SharedStrings.WINDOWS;
+    window.start = start;
+    window.length = this.readFully(
+      window.bytes,
+      Math.min(SharedStrings.WINDOW, this.written - start),
+      start,
+    );
+    return window.bytes.toString("utf8", 0, end - start);
+  }
+
+  /** Closes and removes the file; the strings read as blank afterwards. */
+  close(): void {
+    const fd = this.fd;
+    this.fd = null;
+    if (fd !== null) fs.closeSync(fd);
+    if (this.file !== null) fs.rmSync(this.file, { force: true });
+  }
+
+  private flush(): void {
+    if (this.pendingUsed === 0) return;
+    this.writeFully(this.pending.subarray(0, this.pendingUsed));
+    this.pendingUsed = 0;
+  }
+
+  private writeFully(bytes: Buffer): void {
+    if (this.fd === null) throw new Error("the shared strings are closed");
+    for (let done = 0; done < bytes.length; ) {
+      done += fs.writeSync(this.fd, bytes, done, bytes.length - done, this.written + done);
+    }
+    this.written += bytes.length;
+  }
+
+  private readFully(into: Buffer, length: number, position: number): number {
+    if (this.fd === null) return 0;
+    let done = 0;
+    while (done < length) {
+      const read = fs.readSync(this.fd, into, done, length - done, position + done);
+      if (read === 0) break;
+      done += read;
+    }
+    return done;
   }
 }
 
@@ -402,8 +518,11 @@ class SharedStrings {
  * Rich text keeps its runs' text (`r/t`), never the phonetic guide (`rPh/t`) shown above
  * East Asian names.
  */
-async function readSharedStrings(bytes: Buffer, entry: ZipEntry): Promise<SharedStrings> {
-  const strings = new SharedStrings(entry.uncompressedSize);
+async function readSharedStrings(
+  bytes: Buffer,
+  entry: ZipEntry,
+  strings: SharedStrings,
+): Promise<void> {
   let inItem = false;
   let inText = false;
   let inPhonetic = false;
@@ -428,7 +547,7 @@ async function readSharedStrings(bytes: Buffer, entry: ZipEntry): Promise<Shared
       if (inText) text += piece;
     },
   });
-  return strings;
+  strings.finish();
 }
 
 // ---------------------------------------------------------------------------------------------
