@@ -41,6 +41,14 @@ const IGNORED_COLUMNS = new Set(["idno"]);
 
 /** Rows looked up (and written, on apply) at a time: one query per chunk, not per row. */
 const CHUNK_ROWS = 500;
+/**
+ * Rows the preview gathers before looking them up, then drops: fewer than apply's, so that less
+ * is held (and copied by V8's young-generation collections) while the next rows are parsed. With
+ * the XLSX reader's shared strings out of the heap, a fresh server's preview of the
+ * registrar-shaped workbook grew by about 50 MB with 100 where it grew by 152-160 MB with 500
+ * (docs/benchmarks.md, issue 24 item 3); the 500 lookups instead of 100 cost no measurable time.
+ */
+const PREVIEW_CHUNK_ROWS = 100;
 
 /** Maps header cells to record columns; null marks a column the importer skips. */
 function readHeader(header: string[], errors: ImportError[]): (RecordColumn | null)[] {
@@ -259,7 +267,7 @@ export async function previewImport(db: Executor, file: ImportFile): Promise<Imp
       const fields = checker.check(cells, row);
       if (fields === null || checker.problems.total > 0) return;
       chunk.push(fields);
-      if (chunk.length >= CHUNK_ROWS) return classify();
+      if (chunk.length >= PREVIEW_CHUNK_ROWS) return classify();
     });
   } catch (error) {
     if (!(error instanceof SpreadsheetError)) throw error;

@@ -9,8 +9,8 @@ import { openZip, readZipEntry, type ZipEntry, type ZipLimits } from "./zip-guar
  * 019-streamed-xlsx-import.md). The zip's directory is checked first (zip-guard), then only the
  * parts a sheet needs are inflated, a piece at a time, through a small XML tokenizer (XmlScanner): the workbook and its
  * relationships (which part is the first sheet), the styles (which cells are dates), the shared
- * strings (kept as UTF-8 bytes in one buffer, not as a string each), then the sheet, whose rows are
- * handed over as they are parsed and never held together.
+ * strings (written to a temporary file, read back as cells refer to them: SharedStrings), then the
+ * sheet, whose rows are handed over as they are parsed and never held together.
  *
  * A cell's text is what exceljs's `cellText` gave before: strings as written (SpreadsheetML's
  * _xHHHH_ escapes undone, as Excel does), numbers as JavaScript prints them, date-formatted
