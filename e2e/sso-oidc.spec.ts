@@ -54,6 +54,8 @@ test.beforeAll(async () => {
     cwd: resolveFromRoot(),
     env: {
       NODE_ENV: "test",
+      // One process, as in global-setup.ts: stopped by its PID.
+      ETS_WORKERS: "1",
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: baseUrl,

@@ -70,6 +70,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       cwd: resolveFromRoot(),
       env: {
         NODE_ENV: "test",
+        // One server process: the browser tests drive the pages, and stop the server by its PID.
+        // Several worker processes starting together are tested in server/server.test.ts and
+        // cluster/start-together.test.ts; a fresh clone's first browser-test run once saw the
+        // second worker fail its start with "database is locked" (issue 23's closing note).
+        ETS_WORKERS: "1",
         PORT: String(E2E_PORT),
         HOST: "127.0.0.1",
         PUBLIC_URL: baseUrl,
