@@ -148,6 +148,8 @@ async function startServer(dir: string, file: string, webRoot: string) {
       NODE_ENV: "production",
       // No SMTP server here: mail goes to the log (without its codes and links).
       ETS_MAIL_TO_LOG: "on",
+      // One process: the figures (and the RSS read by PID) are one server's, as before ETS_WORKERS.
+      ETS_WORKERS: "1",
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${port}`,

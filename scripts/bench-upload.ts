@@ -142,6 +142,8 @@ async function runOnce(
       NODE_ENV: "production",
       // No SMTP server here: mail goes to the log (without its codes and links).
       ETS_MAIL_TO_LOG: "on",
+      // One process: the figures (and the RSS read by PID) are one server's, as before ETS_WORKERS.
+      ETS_WORKERS: "1",
       PORT: String(port),
       PUBLIC_URL: base,
       DATABASE_URL: `sqlite:${dbFile}`,

@@ -180,6 +180,8 @@ async function startServer(
     env: {
       NODE_ENV: "production",
       ETS_MAIL_TO_LOG: "on",
+      // One process: the figures (and the RSS read by PID) are one server's, as before ETS_WORKERS.
+      ETS_WORKERS: "1",
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: url,
