@@ -55,6 +55,29 @@ describe("server start with bad configuration", () => {
   });
 });
 
+describe("server start that fails after the configuration", () => {
+  it("says in one line what it was doing, the error and its code", () => {
+    // A database file inside a regular file: making its folder fails. The start goes no further.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-start-fail-"));
+    const notAFolder = path.join(dir, "not-a-folder");
+    fs.writeFileSync(notAFolder, "");
+    try {
+      const result = start({
+        DATABASE_URL: `sqlite:${path.join(notAFolder, "ets.sqlite")}`,
+        ETS_WORKERS: "1",
+      });
+      expect(result.status).toBe(1);
+      const lines = result.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^ETS Tracking failed to start while opening the database: .+ \(EEXIST\)$/,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 /** A port nobody listens on right now, for a server process to take. */
 async function freePort(): Promise<number> {
   const probe = net.createServer();

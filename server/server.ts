@@ -42,6 +42,12 @@ function requestTimeoutMs(config: Pick<Config, "maxThesisBytes">): number {
   return Math.max(MIN_REQUEST_TIMEOUT_MS, slowestUploadMs);
 }
 
+/**
+ * What the start was doing, for the line a failed start prints: "database is locked" alone does
+ * not say whether opening the file, the start-up duties or the jobs at listen met the lock.
+ */
+let startPhase = "reading the configuration";
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -85,10 +91,13 @@ async function main(): Promise<void> {
       import("./db/startup-lock.js"),
       import("./bootstrap.js"),
     ]);
+  startPhase = "opening the database";
   const db = createDatabase(config.database);
+  startPhase = "building the app";
   // Built before the duties (it reads nothing until it is ready), so servers starting together
   // hold the lock only for the duties themselves.
   const app = await buildApp(config, { db });
+  startPhase = "the start-up duties (migrations, first administrator, sample data)";
   await withStartupLock(config.database, db, async () => {
     await migrateToLatest(db);
     // Only the first worker gives the hint about a missing administrator: once is enough.
@@ -145,6 +154,7 @@ async function main(): Promise<void> {
     process.exit(0);
   };
 
+  startPhase = "starting to listen (the mail worker and the periodic jobs start here)";
   await app.listen({ port: config.port, host: config.host });
   if (signalledEarly !== null) return void close(signalledEarly);
   // A worker's primary says this once for all of them.
@@ -187,8 +197,11 @@ function trackResponses(server: Server) {
 }
 
 main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
   console.error(
-    `ETS Tracking failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    `ETS Tracking failed to start while ${startPhase}: ${message}` +
+      (typeof code === "string" ? ` (${code})` : ""),
   );
   process.exit(1);
 });
