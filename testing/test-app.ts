@@ -42,7 +42,9 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
       for (const { datname } of rows) {
         const pid = Number(datname.split("_")[2]);
         if (!processIsAlive(pid)) {
-          await admin.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+          await admin
+            .query(`drop database if exists ${datname} with (force)`)
+            .catch(() => undefined);
         }
       }
       await admin.query(`create database ${name}`);
@@ -183,3 +185,16 @@ export async function createTestApp(
 
 /** Headers a same-origin browser sends with a write; cookie-authenticated writes need Origin. */
 export const SAME_ORIGIN = { origin: "http://localhost:3000" };
+
+/**
+ * A pool of its own on a test database, for a test that logs or inspects queries beside the app's.
+ * Its idle connections end when the test drops the database (`drop database ... with (force)`):
+ * pg's pool reports that as an "error" event, and without a listener it is an uncaught error that
+ * fails the run (CI saw it once, "terminating connection due to administrator command", after
+ * every test of the file had passed).
+ */
+export function testPool(url: string, options: { max?: number } = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, ...options });
+  pool.on("error", () => undefined);
+  return pool;
+}

@@ -1,10 +1,9 @@
 import SQLite from "better-sqlite3";
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "../db/schema.js";
 import { makeSubmission } from "../../testing/factories.js";
-import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
+import { createTestDatabase, testPool, type TestDatabase } from "../../testing/test-app.js";
 import { countWaitingReports, findOverdueExaminations } from "./repository.js";
 
 /**
@@ -30,7 +29,7 @@ beforeAll(async () => {
   logged =
     database.kind === "postgres"
       ? new Kysely<Database>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url }) }),
+          dialect: new PostgresDialect({ pool: testPool(database.url) }),
           log,
         })
       : new Kysely<Database>({

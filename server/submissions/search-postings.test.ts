@@ -1,6 +1,5 @@
 import Database from "better-sqlite3";
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyDocuments, type SubmissionFields } from "../../common/submission.js";
 import {
@@ -8,7 +7,7 @@ import {
   type SubmissionListQuery,
 } from "../../common/submissions-api.js";
 import type { Database as Schema } from "../db/schema.js";
-import { createTestDatabase, type TestDatabase } from "../../testing/test-app.js";
+import { createTestDatabase, testPool, type TestDatabase } from "../../testing/test-app.js";
 import { generateSubmissions } from "../../scripts/bench-data.js";
 import {
   insertSubmission,
@@ -314,7 +313,7 @@ describe("term postings", () => {
           })
         : new Kysely<Schema>({
             dialect: new PostgresDialect({
-              pool: new pg.Pool({ connectionString: t.url, max: 1 }),
+              pool: testPool(t.url, { max: 1 }),
             }),
             log,
           });
