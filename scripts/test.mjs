@@ -18,6 +18,8 @@ const runVitest = !e2eOnly;
 const runPlaywright = e2eOnly || args.length === 0;
 
 ensureInstalled();
+// ETS_CHROMIUM_PATH read here, not through server/config.ts: this runs before `npm ci` and the
+// build, so it cannot load the TypeScript config module; the browser tests read it there.
 ensureDebianParts([
   ...(runVitest ? ["nginx", "clamd"] : []),
   ...(runPlaywright && !process.env.ETS_CHROMIUM_PATH ? ["chromium"] : []),

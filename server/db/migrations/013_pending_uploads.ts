@@ -8,6 +8,7 @@ import { idColumn, idColumnType } from "../dialect.js";
  * server stopped): the orphan sweep removes that file, and never a file it has no row for, which
  * another installation sharing the store (a staging copy, a restored backup) may be using.
  */
+// Kysely<any>: a migration must not be typed by today's schema (server/db/schema.ts).
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("pending_uploads")
