@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { errorBodySchema } from "../../common/api.js";
-import type {
-  adminMetadataInputSchema} from "../../common/publication.js";
+import type { adminMetadataInputSchema } from "../../common/publication.js";
 import {
   currentLicenceResponseSchema,
   degreeChangesSchema,
