@@ -1,5 +1,5 @@
 import { DOMParser } from "@xmldom/xmldom";
-import type { PublishedRecord } from "../server/publication/formats/published-record.js";
+import type { PublishedRecord } from "../common/publication.js";
 
 /** A final, licensed, public doctoral thesis, as the publication record reads it. */
 export function samplePublishedRecord(overrides: Partial<PublishedRecord> = {}): PublishedRecord {
