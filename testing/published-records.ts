@@ -107,12 +107,22 @@ export async function publishThesis(
   degreeCount += 1;
   const degreeId = await insertDegree(
     db,
-    { name: `Doctor of Philosophy ${degreeCount}`, abbreviation: "PhD", level: "doctoral", active: true },
+    {
+      name: `Doctor of Philosophy ${degreeCount}`,
+      abbreviation: "PhD",
+      level: "doctoral",
+      active: true,
+    },
     at,
   );
   const licence =
     (await findCurrentLicence(db))?.version ??
-    (await insertLicenceVersion(db, "I grant the school a licence to distribute my thesis.", null, at));
+    (await insertLicenceVersion(
+      db,
+      "I grant the school a licence to distribute my thesis.",
+      null,
+      at,
+    ));
   await ensurePublication(db, submission.id, at);
   const embargo = options.embargo ?? { choice: "none", until: null };
   await updatePublication(
