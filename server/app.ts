@@ -40,6 +40,8 @@ import { examinerRoutes } from "./examiners/routes.js";
 import { examinerLinkRoutes } from "./examiners/link-routes.js";
 import { reminderRoutes } from "./examiners/reminder-routes.js";
 import { examinerReminders } from "./examiners/reminders.js";
+import { embargoLifting } from "./publication/embargo.js";
+import { publicationRoutes } from "./publication/routes.js";
 import { ssoRoutes } from "./accounts/sso/routes.js";
 import { samlRoutes } from "./accounts/sso/saml-routes.js";
 import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
@@ -202,6 +204,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(mailWorker);
   await app.register(housekeeping);
   await app.register(examinerReminders);
+  await app.register(embargoLifting);
   await app.register(depositWorker);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -237,6 +240,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(reminderRoutes);
       await api.register(ssoRoutes);
       await api.register(samlRoutes);
+      await api.register(publicationRoutes);
       await api.register(exportRoutes);
       await api.register(depositRoutes);
     },
