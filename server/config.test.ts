@@ -263,7 +263,8 @@ describe("configuration", () => {
   it("reads REPOSITORY_SWORD_URL into the service document's address and its credentials, never echoing the password", () => {
     expect(loadConfig({}).repositorySword).toBeNull();
     const sword = loadConfig({
-      REPOSITORY_SWORD_URL: "https://depositor:s%40cret%3Apass@repository.school.edu/swordv2/servicedocument",
+      REPOSITORY_SWORD_URL:
+        "https://depositor:s%40cret%3Apass@repository.school.edu/swordv2/servicedocument",
     }).repositorySword;
     expect(sword).toEqual({
       serviceDocumentUrl: "https://repository.school.edu/swordv2/servicedocument",
@@ -286,5 +287,15 @@ describe("configuration", () => {
       /^REPOSITORY_SWORD_URL must be an https:\/\/ address/,
     );
     expect(problemsOf({ REPOSITORY_SWORD_URL: "not a url" })[0]).toMatch(/^REPOSITORY_SWORD_URL /);
+  });
+  it("reads how often the deposit queue is looked at, 30 s unless ETS_DEPOSIT_INTERVAL_SECONDS says otherwise", () => {
+    expect(loadConfig({}).depositIntervalMs).toBe(30_000);
+    expect(loadConfig({ ETS_DEPOSIT_INTERVAL_SECONDS: "2" }).depositIntervalMs).toBe(2000);
+    expect(problemsOf({ ETS_DEPOSIT_INTERVAL_SECONDS: "0" })[0]).toMatch(
+      /^ETS_DEPOSIT_INTERVAL_SECONDS must be a whole number of seconds from 1 to 3600/,
+    );
+    expect(problemsOf({ ETS_DEPOSIT_INTERVAL_SECONDS: "soon" })[0]).toMatch(
+      /^ETS_DEPOSIT_INTERVAL_SECONDS /,
+    );
   });
 });

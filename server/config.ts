@@ -78,6 +78,8 @@ export interface Config {
   repositorySword: SwordConfig | null;
   /** Whether the deposit queue is worked inside the server (tests drive it by hand). */
   depositWorker: boolean;
+  /** How often the deposit queue is looked at (ETS_DEPOSIT_INTERVAL_SECONDS, default 30). */
+  depositIntervalMs: number;
 }
 
 export interface SwordConfig {
@@ -325,6 +327,15 @@ const envSchema = z.object({
         if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
       })
       .optional(),
+  ),
+  ETS_DEPOSIT_INTERVAL_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number of seconds from 1 to 3600")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 3600, "must be a whole number of seconds from 1 to 3600")
+      .default(30),
   ),
   ETS_MAIL_TO_LOG: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("off")),
   MAIL_FROM: z.preprocess(
@@ -618,6 +629,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     repositorySword: e.REPOSITORY_SWORD_URL ? swordConfigOf(e.REPOSITORY_SWORD_URL) : null,
     depositWorker: true,
+    depositIntervalMs: e.ETS_DEPOSIT_INTERVAL_SECONDS * 1000,
   };
 }
 

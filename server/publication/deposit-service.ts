@@ -379,11 +379,8 @@ function describe(error: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // The periodic job
 
-/** How often the queue is looked at, on whichever server holds the job's lease. */
-const DEPOSIT_EVERY_MS = 30 * 1000;
-
 /**
- * Works the deposit queue every 30 s while the app is up, when a repository is configured
+ * Works the deposit queue every ETS_DEPOSIT_INTERVAL_SECONDS (30 s) while the app is up, when a repository is configured
  * (REPOSITORY_SWORD_URL) and config.depositWorker is on, on one server at a time (the job's
  * lease); each row's claim keeps it once even if two ever ran together.
  */
@@ -393,7 +390,7 @@ export const depositWorker = fp(
     if (!sword || !app.config.depositWorker) return;
     runPeriodically(app, {
       name: "sword-deposits",
-      everyMs: DEPOSIT_EVERY_MS,
+      everyMs: app.config.depositIntervalMs,
       ttlMs: 2 * CLAIM_MS,
       job: async (now) => {
         await processDueDeposits(
