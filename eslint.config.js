@@ -16,6 +16,7 @@ export const SERVER_LAYERS = [
   ["messages"],
   ["examiners"],
   ["documents"],
+  ["publication"],
   ["admin", "backup", "contact", "dashboard", "health"],
 ];
 export const SERVER_APP_MODULES = [

@@ -341,6 +341,78 @@ export interface ExaminerWaitTotalsTable {
   n: number;
 }
 
+/** The degrees the school awards (migration 016), kept by administrators. */
+export interface DegreesTable {
+  id: Generated<number>;
+  name: string;
+  abbreviation: string;
+  level: "masters" | "doctoral";
+  active: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The school's distribution licence, one row per version, never changed (migration 016). */
+export interface LicenceVersionsTable {
+  version: number;
+  text: string;
+  created_by: number | null;
+  created_at: string;
+}
+
+/**
+ * A submission's publication (migration 016, docs/decisions/020-publication.md): one row once its
+ * publication starts. `published_at` is set once every condition of publication holds (and only
+ * then: a row is public exactly when it is not null); `datestamp` moves with every change of
+ * anything public (OAI-PMH pages by it and submission_id). Keywords and supervisors are JSON text.
+ */
+export interface PublicationsTable {
+  submission_id: number;
+  /** JSON array of strings. */
+  keywords: ColumnType<string, string | undefined, string>;
+  /** ISO 639-3. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
+  degree_id: ColumnType<number | null, number | null | undefined, number | null>;
+  department: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON array of { name, orcid }. */
+  supervisors: ColumnType<string, string | undefined, string>;
+  /** YYYY-MM-DD. */
+  examination_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** YYYY-MM-DD. */
+  award_date: ColumnType<string | null, string | null | undefined, string | null>;
+  confirmed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  confirmed_by: ColumnType<number | null, number | null | undefined, number | null>;
+  licence_version: ColumnType<number | null, number | null | undefined, number | null>;
+  licence_accepted_at: ColumnType<string | null, string | null | undefined, string | null>;
+  licence_accepted_by: ColumnType<number | null, number | null | undefined, number | null>;
+  embargo_choice: ColumnType<
+    "none" | "6m" | "1y" | "2y" | "sensitive" | null,
+    "none" | "6m" | "1y" | "2y" | "sensitive" | null | undefined,
+    "none" | "6m" | "1y" | "2y" | "sensitive" | null
+  >;
+  embargo_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  embargo_approval: ColumnType<
+    "pending" | "approved" | "refused" | null,
+    "pending" | "approved" | "refused" | null | undefined,
+    "pending" | "approved" | "refused" | null
+  >;
+  embargo_decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+  embargo_decided_by: ColumnType<number | null, number | null | undefined, number | null>;
+  embargo_decision_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** YYYY-MM-DD: the files are public from this day. */
+  embargo_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the lifting job saw the embargo end and moved the datestamp. */
+  embargo_lifted_at: ColumnType<string | null, string | null | undefined, string | null>;
+  published_at: ColumnType<string | null, string | null | undefined, string | null>;
+  datestamp: string;
+  withdrawn_at: ColumnType<string | null, string | null | undefined, string | null>;
+  withdrawn_by: ColumnType<number | null, number | null | undefined, number | null>;
+  withdrawn_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The repository's item address (SWORD deposit receipt); set, the record is locked. */
+  handle: ColumnType<string | null, string | null | undefined, string | null>;
+  deposited_at: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: string;
+  updated_at: string;
 /** Keys the servers share, made on first use (migration 021): OAI-PMH tokens, download readers. */
 export interface PublicationSecretsTable {
   name: string;
@@ -389,6 +461,9 @@ export interface Database {
   dashboard_counts: DashboardCountsTable;
   examiner_waits: ExaminerWaitsTable;
   examiner_wait_totals: ExaminerWaitTotalsTable;
+  degrees: DegreesTable;
+  licence_versions: LicenceVersionsTable;
+  publications: PublicationsTable;
   publication_secrets: PublicationSecretsTable;
   thesis_download_counts: ThesisDownloadCountsTable;
   thesis_download_readers: ThesisDownloadReadersTable;

@@ -14,6 +14,7 @@ import * as m012 from "./012_overdue_report_totals.js";
 import * as m013 from "./013_pending_uploads.js";
 import * as m014 from "./014_mail_secrets.js";
 import * as m015 from "./015_examiner_links.js";
+import * as m016 from "./016_publication.js";
 import * as m021 from "./021_public_downloads.js";
 
 /**
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "013_pending_uploads": m013,
   "014_mail_secrets": m014,
   "015_examiner_links": m015,
+  "016_publication": m016,
   "021_public_downloads": m021,
 };
 
