@@ -1,0 +1,31 @@
+import type { PublishedRecord } from "./published-record.js";
+
+/**
+ * What the formats need besides the record: where the public pages live. `Config` has this
+ * shape (its `publicUrl`, PUBLIC_URL without a trailing slash), so callers pass `app.config`.
+ */
+export interface FormatLinks {
+  publicUrl: string;
+}
+
+/** The thesis's public page (`/theses/:id`, served by the public pages). */
+export function publicPageUrl(
+  links: FormatLinks,
+  record: Pick<PublishedRecord, "submissionId">,
+): string {
+  return `${links.publicUrl.replace(/\/+$/, "")}/theses/${record.submissionId}`;
+}
+
+/**
+ * The repository's item address as a URL: a handle such as `123456789/42` becomes
+ * `https://hdl.handle.net/123456789/42`; an address that is already a URL stays as it is.
+ */
+export function handleUrl(handle: string): string {
+  if (/^https?:\/\//i.test(handle)) return handle;
+  return `https://hdl.handle.net/${handle.replace(/^hdl:/i, "")}`;
+}
+
+/** The embargo's end while it still holds files back, else null. */
+export function embargoedUntil(record: PublishedRecord): string | null {
+  return record.filesPublic ? null : record.embargo.until;
+}
