@@ -413,6 +413,8 @@ export interface PublicationsTable {
   deposited_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
+}
+
 /** Keys the servers share, made on first use (migration 021): OAI-PMH tokens, download readers. */
 export interface PublicationSecretsTable {
   name: string;
