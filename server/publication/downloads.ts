@@ -75,7 +75,11 @@ export function sliceStream(source: Readable, start: number, end: number): Reada
  * The reader's key: an HMAC of address and user agent under a key the servers share, so the
  * stored value cannot be turned back into an address by trying them all. Never the raw values.
  */
-export async function readerHash(db: Executor, address: string, userAgent: string): Promise<string> {
+export async function readerHash(
+  db: Executor,
+  address: string,
+  userAgent: string,
+): Promise<string> {
   const key = await publicSecret(db, "download-reader");
   return createHmac("sha256", key).update(`${address}\n${userAgent}`).digest("base64url");
 }

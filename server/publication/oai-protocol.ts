@@ -290,12 +290,7 @@ export function responseDate(now: Date): string {
  * The envelope around every answer: responseDate, the request (its arguments echoed as
  * attributes, only when they were legal), then `body` (a verb's element or the errors).
  */
-export function oaiEnvelope(
-  baseUrl: string,
-  now: Date,
-  args: OaiArguments,
-  body: string,
-): string {
+export function oaiEnvelope(baseUrl: string, now: Date, args: OaiArguments, body: string): string {
   const attributes = Object.entries(args)
     .map(([name, value]) => ` ${name}="${xmlAttribute(value)}"`)
     .join("");
@@ -310,7 +305,5 @@ export function oaiEnvelope(
 }
 
 export function errorElements(errors: OaiError[]): string {
-  return errors
-    .map((e) => `<error code="${e.code}">${xmlText(e.message)}</error>`)
-    .join("");
+  return errors.map((e) => `<error code="${e.code}">${xmlText(e.message)}</error>`).join("");
 }

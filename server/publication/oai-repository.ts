@@ -148,20 +148,27 @@ const programmeCache = new WeakMap<object, { at: number; names: string[] }>();
 
 /**
  * The programme names whose slug is `slug`. The names are read from the submissions' programme
- * index (distinct) at most once a minute per database handle: every page of a set's harvest asks.
+ * index (distinct) at most once a minute per database handle, since every page of a set's harvest
+ * asks; a slug the cached names do not have reads them again at once (a programme new this minute).
  */
 export async function programmesWithSlug(
   db: Executor,
   slug: string,
   nowMs: number,
 ): Promise<string[]> {
-  let cached = programmeCache.get(db);
-  if (!cached || nowMs - cached.at > PROGRAMME_CACHE_MS) {
+  const read = async () => {
     const rows = await db.selectFrom("submissions").select("programme").distinct().execute();
-    cached = { at: nowMs, names: rows.map((r) => r.programme) };
-    programmeCache.set(db, cached);
+    const fresh = { at: nowMs, names: rows.map((r) => r.programme) };
+    programmeCache.set(db, fresh);
+    return fresh;
+  };
+  let cached = programmeCache.get(db);
+  if (!cached || nowMs - cached.at > PROGRAMME_CACHE_MS) cached = await read();
+  let names = cached.names.filter((name) => setSlug(name) === slug);
+  if (names.length === 0 && cached.at !== nowMs) {
+    names = (await read()).names.filter((name) => setSlug(name) === slug);
   }
-  return cached.names.filter((name) => setSlug(name) === slug);
+  return names;
 }
 
 /** The ids of the degrees whose slug is `slug`. */

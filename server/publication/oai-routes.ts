@@ -27,10 +27,7 @@ export const oaiRoutes: FastifyPluginAsync = async (app) => {
       },
       pairs,
     );
-    return reply
-      .type("text/xml; charset=utf-8")
-      .header("cache-control", "no-store")
-      .send(xml);
+    return reply.type("text/xml; charset=utf-8").header("cache-control", "no-store").send(xml);
   };
 
   app.get("/oai", { schema: { hide: true } }, async (request, reply) => {

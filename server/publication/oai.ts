@@ -90,12 +90,7 @@ export async function answerOai(context: OaiContext, pairs: [string, string][]):
     return oaiEnvelope(baseUrl, context.now, args, body);
   } catch (error) {
     if (!(error instanceof OaiFailure)) throw error;
-    return oaiEnvelope(
-      baseUrl,
-      context.now,
-      error.echo ? args : {},
-      errorElements(error.errors),
-    );
+    return oaiEnvelope(baseUrl, context.now, error.echo ? args : {}, errorElements(error.errors));
   }
 }
 

@@ -147,7 +147,8 @@ export function thesisPage(site: PageSite, data: ThesisPageData): string {
   const url = `${site.publicUrl}/theses/${record.submissionId}`;
   const fileUrl = `${url}/file`;
   const withFile = record.filesPublic && record.file !== null && record.withdrawn === null;
-  const description = record.abstract.length > 300 ? `${record.abstract.slice(0, 297)}...` : record.abstract;
+  const description =
+    record.abstract.length > 300 ? `${record.abstract.slice(0, 297)}...` : record.abstract;
 
   let head = "";
   head += `<link rel="canonical" href="${html(url)}">\n`;
@@ -303,7 +304,8 @@ export function listPage(
     .join("\n");
   const last = Math.max(1, Math.ceil(result.total / pageSize));
   const pager: string[] = [];
-  if (query.page > 1) pager.push(`<a href="${html(listLink(query, query.page - 1))}" rel="prev">Previous page</a>`);
+  if (query.page > 1)
+    pager.push(`<a href="${html(listLink(query, query.page - 1))}" rel="prev">Previous page</a>`);
   else pager.push("<span></span>");
   if (query.page < last || (result.totalCapped && result.items.length === pageSize)) {
     pager.push(`<a href="${html(listLink(query, query.page + 1))}" rel="next">Next page</a>`);
