@@ -7,6 +7,8 @@ import { oaiSchemaErrors, publishThesis, touchPublication } from "../../testing/
 import { OAI_NAMESPACE, OAI_PAGE_SIZE } from "./oai-protocol.js";
 import { decodeToken, encodeToken } from "./oai-tokens.js";
 import { publicSecret } from "./public-secrets.js";
+import { readPublishedRecords } from "./oai-repository.js";
+import { readPublishedRecord } from "./repository.js";
 import path from "node:path";
 import os from "node:os";
 
@@ -104,6 +106,21 @@ describe("OAI-PMH verbs", () => {
       .set({ published_at: null })
       .where("submission_id", "=", unpublished)
       .execute();
+  });
+
+  it("reads a page's records together exactly as pub-core's one reader reads each", async () => {
+    const now = new Date().toISOString();
+    const ids = [open, embargoed, withdrawn, unpublished];
+    const together = await readPublishedRecords(t.db, ids, now);
+    expect([...together.keys()].sort((a, b) => a - b)).toEqual([open, embargoed, withdrawn]);
+    for (const id of ids) {
+      expect(together.get(id) ?? null).toEqual(await readPublishedRecord(t.db, id, now));
+    }
+    // The embargo's end decides with the clock, in both.
+    const later = "2099-03-12T00:00:00.000Z";
+    expect((await readPublishedRecords(t.db, [embargoed], later)).get(embargoed)?.filesPublic).toBe(
+      true,
+    );
   });
 
   it("Identify: name, base URL, granularity, transient deletions, earliest datestamp", async () => {

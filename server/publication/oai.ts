@@ -1,7 +1,6 @@
 import type { Executor } from "../db/database.js";
 import type { PublicSiteConfig } from "../config.js";
 import type { PublishedRecord } from "../../common/publication.js";
-import { readPublishedRecord } from "./repository.js";
 import { dublinCore, OAI_DC_NAMESPACE, OAI_DC_SCHEMA } from "./formats/dublin-core.js";
 import { etdms, ETDMS_NAMESPACE, ETDMS_SCHEMA } from "./formats/etdms.js";
 import { MARC_NAMESPACE, MARC_SCHEMA, marcXml } from "./formats/marcxml.js";
@@ -31,6 +30,7 @@ import {
   listOaiHeaders,
   listOaiSets,
   programmesWithSlug,
+  readPublishedRecords,
   type OaiHeaderRow,
 } from "./oai-repository.js";
 import { publicSecret } from "./public-secrets.js";
@@ -199,26 +199,32 @@ function headerXml(context: OaiContext, header: OaiHeaderRow): string {
 }
 
 /** A record: its header, and its metadata unless it is deleted (withdrawn). */
-async function recordXml(
+function recordXml(
   context: OaiContext,
   header: OaiHeaderRow,
   format: MetadataFormat,
-): Promise<string | null> {
+  record: PublishedRecord | undefined,
+): string | null {
   if (header.withdrawn) return `<record>${headerXml(context, header)}</record>`;
-  const record = await readPublishedRecord(
-    context.db,
-    header.submissionId,
-    context.now.toISOString(),
-  );
   if (!record) return null;
   const metadata = format.render(record, { publicUrl: context.publicUrl });
   return `<record>${headerXml(context, header)}<metadata>${metadata}</metadata></record>`;
 }
 
+/** The page's records, read together (withdrawn ones need none: they are deleted headers). */
+async function recordsOf(
+  context: OaiContext,
+  headers: OaiHeaderRow[],
+): Promise<Map<number, PublishedRecord>> {
+  const ids = headers.filter((h) => !h.withdrawn).map((h) => h.submissionId);
+  return readPublishedRecords(context.db, ids, context.now.toISOString());
+}
+
 async function getRecord(context: OaiContext, args: OaiArguments): Promise<string> {
   const format = checkPrefix(args.metadataPrefix as string);
   const header = await headerOf(context, args.identifier as string);
-  const record = await recordXml(context, header, format);
+  const records = await recordsOf(context, [header]);
+  const record = recordXml(context, header, format, records.get(header.submissionId));
   if (record === null) {
     throw fail("idDoesNotExist", `"${args.identifier}" is not an identifier in this repository.`);
   }
@@ -321,9 +327,10 @@ async function listRecords(
   if (verb === "ListIdentifiers") {
     items = page.map((h) => headerXml(context, h));
   } else {
-    // Each record read on its own (the one reader, pub-core's), all at once over the pool.
-    const records = await Promise.all(page.map((h) => recordXml(context, h, format)));
-    items = records.filter((r): r is string => r !== null);
+    const records = await recordsOf(context, page);
+    items = page
+      .map((h) => recordXml(context, h, format, records.get(h.submissionId)))
+      .filter((r): r is string => r !== null);
     if (items.length === 0) throw fail("noRecordsMatch", "No records match these arguments.");
   }
 
