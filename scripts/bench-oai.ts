@@ -108,7 +108,7 @@ const DEGREES = [
 ] as const;
 
 /** Titles from the vocabulary, then a degree, a licence and a publication row for every submission. */
-async function publishAll(db: Db, size: number): Promise<void> {
+async function publishAll(db: Db): Promise<void> {
   const caseOf = (list: readonly string[], modulo: string) =>
     sql.raw(
       `case ${modulo} ${list.map((t, i) => `when ${i} then '${t.replace(/'/g, "''")}'`).join(" ")} end`,
@@ -357,7 +357,7 @@ async function load(db: Db, size: number): Promise<number> {
   await migrateToLatest(db);
   const rows = generateSubmissions(size, new Date("2026-11-01T00:00:00Z"));
   await loadSubmissions(db, rows);
-  await publishAll(db, size);
+  await publishAll(db);
   return (performance.now() - t0) / 1000;
 }
 
