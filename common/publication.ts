@@ -138,22 +138,30 @@ export const isoDateSchema = z
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v;
   }, "must be a real date");
 
+const ORCID_SHAPE = /^(https?:\/\/orcid\.org\/)?\d{4}-\d{4}-\d{4}-\d{3}[\dXx]$/i;
+
+/** An optional ORCID iD: empty or null is none; otherwise its shape and check digit must hold. */
 export const orcidSchema = z
   .string()
   .trim()
-  .refine(
-    (v) => /^(https?:\/\/orcid\.org\/)?\d{4}-\d{4}-\d{4}-\d{3}[\dXx]$/i.test(v),
-    "must be an ORCID iD like 0000-0002-1825-0097",
-  )
-  .refine((v) => normaliseOrcid(v) !== null, "is not a valid ORCID iD (its check digit is wrong)")
-  .transform((v) => normaliseOrcid(v) as string);
+  .nullable()
+  .optional()
+  .superRefine((v, ctx) => {
+    if (!v) return;
+    if (!ORCID_SHAPE.test(v)) {
+      ctx.addIssue({ code: "custom", message: "must be an ORCID iD like 0000-0002-1825-0097" });
+    } else if (normaliseOrcid(v) === null) {
+      ctx.addIssue({
+        code: "custom",
+        message: "is not a valid ORCID iD (its check digit is wrong)",
+      });
+    }
+  })
+  .transform((v) => (v ? normaliseOrcid(v) : null));
 
 export const supervisorSchema = z.strictObject({
   name: trimmed(MAX_SUPERVISOR_NAME_LENGTH),
-  orcid: z
-    .union([z.literal("").transform(() => null), z.null(), orcidSchema])
-    .optional()
-    .transform((v) => v ?? null),
+  orcid: orcidSchema,
 });
 export type Supervisor = z.output<typeof supervisorSchema>;
 

@@ -746,6 +746,20 @@ const SHOWCASE: Showcase[] = [
         pages: 2,
       },
       { daysAgo: 125, do: "outcome", decision: "pass", corrections: null },
+      {
+        daysAgo: 100,
+        do: "publish",
+        keywords: ["cervical cancer", "screening", "women's health", "Cape Coast"],
+        language: "eng",
+        supervisors: [
+          { name: "Prof. Ama Mensah", orcid: "0000-0002-1825-0097" },
+          { name: "Dr. Kofi Asante", orcid: null },
+        ],
+        degree: "MPH",
+        department: "Department of Population and Health",
+        examinedDaysAgo: 128,
+        embargo: "1y",
+      },
     ],
   },
   {
@@ -806,6 +820,17 @@ const SHOWCASE: Showcase[] = [
         pages: 7,
       },
       { daysAgo: 52, do: "approve" },
+      {
+        daysAgo: 40,
+        do: "publish",
+        keywords: ["social media", "political participation", "students", "Ghana"],
+        language: "eng",
+        supervisors: [{ name: "Prof. Kwame Mensah", orcid: "0000-0001-5109-3700" }],
+        degree: "MPhil",
+        department: "Department of Political Science",
+        examinedDaysAgo: 160,
+        embargo: "none",
+      },
     ],
   },
 ];

@@ -40,6 +40,8 @@ import { examinerRoutes } from "./examiners/routes.js";
 import { examinerLinkRoutes } from "./examiners/link-routes.js";
 import { reminderRoutes } from "./examiners/reminder-routes.js";
 import { examinerReminders } from "./examiners/reminders.js";
+import { embargoLifting } from "./publication/embargo.js";
+import { publicationRoutes } from "./publication/routes.js";
 import { ssoRoutes } from "./accounts/sso/routes.js";
 import { samlRoutes } from "./accounts/sso/saml-routes.js";
 import { oaiRoutes } from "./publication/oai-routes.js";
@@ -201,6 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(mailWorker);
   await app.register(housekeeping);
   await app.register(examinerReminders);
+  await app.register(embargoLifting);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body, retryAfterSeconds } = toErrorResponse(error);
@@ -235,6 +238,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(reminderRoutes);
       await api.register(ssoRoutes);
       await api.register(samlRoutes);
+      await api.register(publicationRoutes);
     },
     { prefix: "/api" },
   );

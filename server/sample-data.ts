@@ -16,6 +16,7 @@ import { countSubmissions, insertSubmission } from "./submissions/repository.js"
 import {
   applyJourney,
   checkJourneyEnd,
+  insertSamplePublicationSettings,
   insertSampleExaminers,
   journeyStart,
   readSampleJourneys,
@@ -95,6 +96,7 @@ export async function loadSampleData(
       examiners,
       new Date(now.getTime() - spanMs).toISOString(),
     );
+    await insertSamplePublicationSettings(trx, new Date(now.getTime() - spanMs).toISOString());
     for (const journey of journeys) {
       const { record, fields } = recordOf(journey.indexNumber);
       const id = record.idNo ?? 0;

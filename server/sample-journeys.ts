@@ -45,6 +45,15 @@ import { resolveFromRoot } from "./paths.js";
 import type { Executor } from "./db/database.js";
 import { findSubmissionById, insertSubmissionEvents } from "./submissions/repository.js";
 import { samplePdf } from "./db/sample-pdf.js";
+import { embargoUntil, type DegreeLevel } from "../common/publication.js";
+import {
+  ensurePublication,
+  findCurrentLicence,
+  insertDegree,
+  insertLicenceVersion,
+  isThesisFinal,
+  updatePublication,
+} from "./publication/repository.js";
 
 /**
  * The sample students a newcomer can become (issue 23): a few sample records carry a journey,
@@ -113,7 +122,50 @@ export type SampleStep = { daysAgo: number } & (
     } & SampleFileSpec)
   | { do: "outcome"; decision: Recommendation; corrections: string | null }
   | { do: "approve" }
+  | ({ do: "publish" } & SamplePublication)
 );
+
+/**
+ * A final thesis made public (issue 20): the student's metadata, licence (the sample licence's
+ * first version) and embargo, then the school's degree (by abbreviation), department and dates,
+ * confirmed on the step's day, which is the award date; the examination `examinedDaysAgo`.
+ */
+export interface SamplePublication {
+  keywords: string[];
+  language: string;
+  supervisors: { name: string; orcid: string | null }[];
+  degree: string;
+  department: string;
+  examinedDaysAgo: number;
+  embargo: "none" | "6m" | "1y" | "2y";
+}
+
+/** The degrees the sample school awards (the administrators' list). */
+export const SAMPLE_DEGREES: { name: string; abbreviation: string; level: DegreeLevel }[] = [
+  { name: "Master of Philosophy", abbreviation: "MPhil", level: "masters" },
+  { name: "Master of Science", abbreviation: "MSc", level: "masters" },
+  { name: "Master of Arts", abbreviation: "MA", level: "masters" },
+  { name: "Master of Public Health", abbreviation: "MPH", level: "masters" },
+  { name: "Doctor of Philosophy", abbreviation: "PhD", level: "doctoral" },
+];
+
+/** The sample school's distribution licence, version 1. */
+export const SAMPLE_LICENCE =
+  "Non-exclusive distribution licence (sample).\n\n" +
+  "By accepting this licence I, the author, grant the University the non-exclusive right to " +
+  "keep, copy and distribute my thesis worldwide, in print and electronically, including " +
+  "through its institutional repository and harvesting services, and to convert it to another " +
+  "format to preserve it. I keep the copyright. I confirm the thesis is my own work and that I " +
+  "have the right to grant this licence. An embargo I choose and the School approves delays " +
+  "the distribution of the thesis file, not of its description.";
+
+/** The degree list and the licence, written once with the sample list. */
+export async function insertSamplePublicationSettings(trx: Executor, at: string): Promise<void> {
+  for (const degree of SAMPLE_DEGREES) {
+    await insertDegree(trx, { ...degree, active: true }, at);
+  }
+  await insertLicenceVersion(trx, SAMPLE_LICENCE, null, at);
+}
 
 export interface SampleJourney {
   indexNumber: string;
@@ -539,6 +591,42 @@ export async function applyJourney(
           "corrections",
         );
         await notifyOutcome(trx, config, moved, { kind: "corrections_approved" }, null, at);
+        break;
+      }
+      case "publish": {
+        // As the student's and the school's answers do (publication/service.ts), actors null.
+        if (!(await isThesisFinal(trx, submissionId))) throw fail(step, "the thesis is not final");
+        const licence = await findCurrentLicence(trx);
+        const degree = await trx
+          .selectFrom("degrees")
+          .select("id")
+          .where("abbreviation", "=", step.degree)
+          .executeTakeFirst();
+        if (!licence || !degree) throw fail(step, "the sample licence or degree is missing");
+        const awardDate = at.slice(0, 10);
+        const examined = new Date(now.getTime() - step.examinedDaysAgo * DAY_MS);
+        await ensurePublication(trx, submissionId, at);
+        await updatePublication(
+          trx,
+          submissionId,
+          {
+            keywords: step.keywords,
+            language: step.language,
+            supervisors: step.supervisors,
+            degreeId: Number(degree.id),
+            department: step.department,
+            examinationDate: examined.toISOString().slice(0, 10),
+            awardDate,
+            licenceVersion: licence.version,
+            licenceAcceptedAt: at,
+            embargoChoice: step.embargo,
+            embargoUntil: embargoUntil(step.embargo, awardDate),
+            confirmedAt: at,
+            publishedAt: at,
+            datestamp: at,
+          },
+          at,
+        );
         break;
       }
     }

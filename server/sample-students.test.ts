@@ -13,6 +13,8 @@ import { inspectPdf } from "./files/pdf.js";
 import { signedInAdmin, signInAs, signUpStudent } from "../testing/accounts.js";
 import { readmeSampleStudent, readmeSampleStudents } from "../testing/sample-students.js";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../testing/test-app.js";
+import type { PublicationView } from "../common/publication.js";
+import { readPublishedRecord } from "./publication/repository.js";
 import { loadSampleData } from "./sample-data.js";
 import { SAMPLE_STATES, type SampleState } from "./sample-journeys.js";
 
@@ -224,4 +226,40 @@ describe("the sample students", () => {
     expect(thesis).not.toBeNull();
     await expectPdf(t.app, "/api/examiner/thesis", { authorization }, thesis?.pageCount ?? 0);
   }, 60_000);
+
+  it("shows the final sample students their thesis published: one under a 1-year embargo, one open (issue 20)", async () => {
+    const seen: {
+      state: string;
+      embargo: string | null;
+      filesPublic: boolean;
+      path: string | null;
+    }[] = [];
+    for (const indexNumber of readmeSampleStudents().get("final") ?? []) {
+      const { cookie } = await asNewcomer(indexNumber);
+      const view = await getJson<{ data: PublicationView }>(
+        t.app,
+        `/api/submissions/${indexNumber}/publication`,
+        cookie,
+      );
+      seen.push({
+        state: view.data.state,
+        embargo: view.data.embargo?.choice ?? null,
+        filesPublic: view.data.filesPublic,
+        path: view.data.publicPath,
+      });
+      const record = await readPublishedRecord(
+        t.db,
+        view.data.submissionId,
+        new Date().toISOString(),
+      );
+      expect(record?.licence.version).toBe(1);
+      expect(record?.keywords.length ?? 0).toBeGreaterThan(0);
+    }
+    expect(seen.map((s) => s.state)).toEqual(["published", "published"]);
+    expect(seen.map((s) => [s.embargo, s.filesPublic])).toEqual([
+      ["1y", false],
+      ["none", true],
+    ]);
+    expect(seen.every((s) => s.path?.startsWith("/theses/"))).toBe(true);
+  });
 });

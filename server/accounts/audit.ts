@@ -40,7 +40,21 @@ export type AuditEvent =
   | "sso.signed_in"
   | "sso.refused"
   | "sso.account_created"
-  | "sso.signed_out";
+  | "sso.signed_out"
+  // Publication (issue 20): the student's answers, the school's decisions, the record made public.
+  | "publication.metadata_saved"
+  | "publication.metadata_corrected"
+  | "publication.metadata_confirmed"
+  | "publication.licence_accepted"
+  | "publication.licence_version_created"
+  | "publication.embargo_chosen"
+  | "publication.embargo_approved"
+  | "publication.embargo_refused"
+  | "publication.embargo_lifted"
+  | "publication.published"
+  | "publication.withdrawn"
+  | "publication.degree_created"
+  | "publication.degree_updated";
 
 export interface AuditEntry {
   event: AuditEvent;

@@ -23,3 +23,11 @@ export function canReadDocument(user: SessionUser, document: { indexNumber: stri
 export function canUploadDocument(user: SessionUser, indexNumber: string): boolean {
   return user.role === "student" && user.indexNumber !== null && user.indexNumber === indexNumber;
 }
+
+/**
+ * The student's own record (publication details, licence, embargo: issue 20): only the student
+ * whose index number it is; administrators correct through their own routes.
+ */
+export function isOwnSubmission(user: SessionUser, indexNumber: string): boolean {
+  return user.role === "student" && user.indexNumber !== null && user.indexNumber === indexNumber;
+}

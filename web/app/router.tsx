@@ -83,6 +83,13 @@ export const routes: RouteObject[] = [
                 path: "examiners",
                 lazy: page(() => import("../features/admin/examiners/ExaminersPage.js"), "ExaminersPage"),
               },
+              {
+                path: "publication",
+                lazy: page(
+                  () => import("../features/admin/publication/PublicationSettingsPage.js"),
+                  "PublicationSettingsPage",
+                ),
+              },
             ],
           },
           // The examiner's page: no account, the mailed link's token after '#' (issue 9).

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { Link } from "react-router";
 import { ErrorState } from "../../components/ui/ErrorState.js";
 import { Loading } from "../../components/ui/Loading.js";
@@ -14,6 +15,11 @@ import { toProgress, type SubmissionStatus } from "./progress.js";
 import { FactList } from "../../components/ui/FactList.js";
 
 const LOADING = "Loading submission details...";
+
+// Publication (issue 20) is a chunk of its own, loaded after the page: the first load stays light.
+const PublicationSection = lazy(() =>
+  import("./publication/PublicationSection.js").then((m) => ({ default: m.PublicationSection })),
+);
 
 export function StatusPage() {
   const me = useMe();
@@ -128,6 +134,10 @@ function SubmissionView({
       <ExaminationSection indexNumber={indexNumber} />
 
       <DocumentsSection indexNumber={indexNumber} />
+
+      <Suspense fallback={null}>
+        <PublicationSection indexNumber={indexNumber} />
+      </Suspense>
 
       <div className="status__facts">
         <section className="card" aria-labelledby="details-title">

@@ -8,6 +8,7 @@ import { SubmissionDocuments } from "./SubmissionDocuments.js";
 import { SubmissionTimeline } from "./SubmissionTimeline.js";
 import { FactList } from "../../../../components/ui/FactList.js";
 import { ExaminationPanel } from "../../examiners/ExaminationPanel.js";
+import { PublicationPanel } from "../../publication/PublicationPanel.js";
 
 /**
  * The body of the list's side panel (./SubmissionDetailsPanel.tsx): the record, its documents,
@@ -60,6 +61,8 @@ export function SubmissionDetails({ submission }: { submission: SubmissionDto })
       <SubmissionDocuments submissionId={submission.id} indexNumber={submission.indexNumber} />
 
       <ExaminationPanel submissionId={submission.id} indexNumber={submission.indexNumber} />
+
+      <PublicationPanel submissionId={submission.id} indexNumber={submission.indexNumber} />
 
       <ProgressLines submission={submission} />
 
