@@ -50,6 +50,9 @@ import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
 import { createStorage } from "./files/create-storage.js";
 import { parseStorageUrl, redactStorageUrl, type FileStorage } from "./files/storage.js";
 import { mailWorker } from "./mail/worker.js";
+import { exportRoutes } from "./publication/exports-routes.js";
+import { depositRoutes } from "./publication/deposit-routes.js";
+import { depositWorker } from "./publication/deposit-service.js";
 import { housekeeping } from "./housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
@@ -204,6 +207,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(housekeeping);
   await app.register(examinerReminders);
   await app.register(embargoLifting);
+  await app.register(depositWorker);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body, retryAfterSeconds } = toErrorResponse(error);
@@ -239,6 +243,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(ssoRoutes);
       await api.register(samlRoutes);
       await api.register(publicationRoutes);
+      await api.register(exportRoutes);
+      await api.register(depositRoutes);
     },
     { prefix: "/api" },
   );

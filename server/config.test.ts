@@ -260,6 +260,44 @@ describe("configuration", () => {
     expect(loadConfig({ ETS_REQUEST_TURNS: "off" }).requestTurns).toBe(false);
     expect(problemsOf({ ETS_REQUEST_TURNS: "no" })[0]).toMatch(/^ETS_REQUEST_TURNS /);
   });
+  it("reads REPOSITORY_SWORD_URL into the service document's address and its credentials, never echoing the password", () => {
+    expect(loadConfig({}).repositorySword).toBeNull();
+    const sword = loadConfig({
+      REPOSITORY_SWORD_URL:
+        "https://depositor:s%40cret%3Apass@repository.school.edu/swordv2/servicedocument",
+    }).repositorySword;
+    expect(sword).toEqual({
+      serviceDocumentUrl: "https://repository.school.edu/swordv2/servicedocument",
+      username: "depositor",
+      password: "s@cret:pass",
+    });
+    // Plain http only to this machine: the password would cross the network.
+    const remote = problemsOf({ REPOSITORY_SWORD_URL: "http://u:hunter22@repo.school.edu/sd" });
+    expect(remote).toHaveLength(1);
+    expect(remote[0]).toMatch(/^REPOSITORY_SWORD_URL must be an https:\/\/ address/);
+    expect(remote[0]).not.toContain("hunter22");
+    expect(
+      loadConfig({ REPOSITORY_SWORD_URL: "http://u:p@127.0.0.1:8080/sd" }).repositorySword
+        ?.serviceDocumentUrl,
+    ).toBe("http://127.0.0.1:8080/sd");
+    expect(problemsOf({ REPOSITORY_SWORD_URL: "https://repo.school.edu/sd" })[0]).toMatch(
+      /^REPOSITORY_SWORD_URL must carry the repository account/,
+    );
+    expect(problemsOf({ REPOSITORY_SWORD_URL: "ftp://u:p@repo/sd" })[0]).toMatch(
+      /^REPOSITORY_SWORD_URL must be an https:\/\/ address/,
+    );
+    expect(problemsOf({ REPOSITORY_SWORD_URL: "not a url" })[0]).toMatch(/^REPOSITORY_SWORD_URL /);
+  });
+  it("reads how often the deposit queue is looked at, 30 s unless ETS_DEPOSIT_INTERVAL_SECONDS says otherwise", () => {
+    expect(loadConfig({}).depositIntervalMs).toBe(30_000);
+    expect(loadConfig({ ETS_DEPOSIT_INTERVAL_SECONDS: "2" }).depositIntervalMs).toBe(2000);
+    expect(problemsOf({ ETS_DEPOSIT_INTERVAL_SECONDS: "0" })[0]).toMatch(
+      /^ETS_DEPOSIT_INTERVAL_SECONDS must be a whole number of seconds from 1 to 3600/,
+    );
+    expect(problemsOf({ ETS_DEPOSIT_INTERVAL_SECONDS: "soon" })[0]).toMatch(
+      /^ETS_DEPOSIT_INTERVAL_SECONDS /,
+    );
+  });
 });
 
 describe("the public site's settings (decisions/027)", () => {

@@ -71,6 +71,15 @@ export interface Config {
   examiners: ExaminersConfig;
   /** Single sign-on and which local sign-ins stay (docs/decisions/010-single-sign-on.md). */
   sso: SsoConfig;
+  /**
+   * The institutional repository's SWORD v2 service document (REPOSITORY_SWORD_URL), its
+   * credentials taken out of the address; null: no deposit (docs/decisions/026-library-exports-and-deposit.md).
+   */
+  repositorySword: SwordConfig | null;
+  /** Whether the deposit queue is worked inside the server (tests drive it by hand). */
+  depositWorker: boolean;
+  /** How often the deposit queue is looked at (ETS_DEPOSIT_INTERVAL_SECONDS, default 30). */
+  depositIntervalMs: number;
   /** The public pages and OAI-PMH (docs/decisions/027-oai-pmh-and-public-pages.md). */
   publicSite: PublicSiteConfig;
 }
@@ -87,6 +96,48 @@ export interface PublicSiteConfig {
   oaiAdminEmail: string;
   /** The host part of OAI identifiers, oai:<this>:<id> (ETS_OAI_IDENTIFIER; default PUBLIC_URL's host). */
   oaiIdentifierHost: string;
+}
+
+export interface SwordConfig {
+  /** The service document's address without the user and password. */
+  serviceDocumentUrl: string;
+  username: string;
+  /** Sent only in the Authorization header to the repository; never logged or answered. */
+  password: string;
+}
+
+/**
+ * REPOSITORY_SWORD_URL, `https://user:password@host/path` (user and password percent-encoded, as
+ * in SMTP_URL), split into the address and its credentials; a string names what is wrong.
+ * http:// only to this machine (development, tests): the password crosses the network otherwise.
+ */
+export function parseSwordUrl(value: string): SwordConfig | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an https:// address of the repository's SWORD v2 service document";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return "must be an https:// address of the repository's SWORD v2 service document";
+  }
+  if (insecureRemoteUrl(value)) {
+    return "must be an https:// address: it carries the repository password (http:// is accepted for localhost only)";
+  }
+  if (url.username === "" || url.password === "") {
+    return "must carry the repository account as https://user:password@host/...";
+  }
+  let username: string;
+  let password: string;
+  try {
+    username = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    return "has a user or password that is not properly percent-encoded";
+  }
+  url.username = "";
+  url.password = "";
+  return { serviceDocumentUrl: url.toString(), username, password };
 }
 
 export interface ExaminersConfig {
@@ -282,6 +333,25 @@ const envSchema = z.object({
       .string()
       .refine((v) => /^smtps?:\/\/.+/.test(v), "must look like smtp://user:pass@host:port")
       .optional(),
+  ),
+  REPOSITORY_SWORD_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .superRefine((value, ctx) => {
+        const parsed = parseSwordUrl(value);
+        if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+      })
+      .optional(),
+  ),
+  ETS_DEPOSIT_INTERVAL_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number of seconds from 1 to 3600")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 3600, "must be a whole number of seconds from 1 to 3600")
+      .default(30),
   ),
   ETS_MAIL_TO_LOG: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("off")),
   MAIL_FROM: z.preprocess(
@@ -600,7 +670,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       adminEmails: splitList(e.SSO_ADMIN_EMAILS).map((email) => email.toLowerCase()),
       localSignIn: e.ETS_LOCAL_SIGN_IN,
     },
+    repositorySword: e.REPOSITORY_SWORD_URL ? swordConfigOf(e.REPOSITORY_SWORD_URL) : null,
+    depositWorker: true,
+    depositIntervalMs: e.ETS_DEPOSIT_INTERVAL_SECONDS * 1000,
   };
+}
+
+/** The parsed REPOSITORY_SWORD_URL (checked valid by the schema already). */
+function swordConfigOf(value: string): SwordConfig {
+  const parsed = parseSwordUrl(value);
+  if (typeof parsed === "string") throw new ConfigError([`REPOSITORY_SWORD_URL ${parsed}`]);
+  return parsed;
 }
 
 /**

@@ -415,6 +415,31 @@ export interface PublicationsTable {
   updated_at: string;
 }
 
+/**
+ * The SWORD deposit queue (migration 020, docs/decisions/026-library-exports-and-deposit.md): one
+ * row per submission sent to the repository; a claim (claimed_by, claim_expires_at) lets one
+ * server at a time work a row.
+ */
+export interface DepositsTable {
+  id: Generated<number>;
+  submission_id: number;
+  state: "queued" | "depositing" | "deposited" | "failed";
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  claim_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The name the repository is given for the item, the same on every attempt. */
+  slug: string;
+  /** The repository's item from the first step (In-Progress: true); set, a retry only completes it. */
+  edit_iri: ColumnType<string | null, string | null | undefined, string | null>;
+  handle: ColumnType<string | null, string | null | undefined, string | null>;
+  requested_by: ColumnType<number | null, number | null | undefined, number | null>;
+  requested_at: string;
+  deposited_at: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: string;
+}
+
 /** Keys the servers share, made on first use (migration 021): OAI-PMH tokens, download readers. */
 export interface PublicationSecretsTable {
   name: string;
@@ -466,6 +491,7 @@ export interface Database {
   degrees: DegreesTable;
   licence_versions: LicenceVersionsTable;
   publications: PublicationsTable;
+  deposits: DepositsTable;
   publication_secrets: PublicationSecretsTable;
   thesis_download_counts: ThesisDownloadCountsTable;
   thesis_download_readers: ThesisDownloadReadersTable;

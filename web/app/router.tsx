@@ -90,6 +90,10 @@ export const routes: RouteObject[] = [
                   "PublicationSettingsPage",
                 ),
               },
+              {
+                path: "library",
+                lazy: page(() => import("../features/admin/publication/LibraryPage.js"), "LibraryPage"),
+              },
             ],
           },
           // The examiner's page: no account, the mailed link's token after '#' (issue 9).

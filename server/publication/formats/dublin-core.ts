@@ -1,5 +1,5 @@
 import { embargoedUntil, type FormatLinks, handleUrl, publicPageUrl } from "./links.js";
-import type { PublishedRecord } from "./published-record.js";
+import type { PublishedRecord } from "../../../common/publication.js";
 import { element, textElement } from "./xml.js";
 
 export const OAI_DC_NAMESPACE = "http://www.openarchives.org/OAI/2.0/oai_dc/";

@@ -1,6 +1,6 @@
 import { DC_NAMESPACE, dublinCoreElements } from "./dublin-core.js";
 import type { FormatLinks } from "./links.js";
-import type { PublishedRecord } from "./published-record.js";
+import type { PublishedRecord } from "../../../common/publication.js";
 import { element, textElement } from "./xml.js";
 
 export const ETDMS_NAMESPACE = "http://www.ndltd.org/standards/metadata/etdms/1.1/";

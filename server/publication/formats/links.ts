@@ -1,4 +1,4 @@
-import type { PublishedRecord } from "./published-record.js";
+import type { PublishedRecord } from "../../../common/publication.js";
 
 /**
  * What the formats need besides the record: where the public pages live. `Config` has this

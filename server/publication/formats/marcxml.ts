@@ -1,5 +1,5 @@
 import { embargoedUntil, type FormatLinks, handleUrl, publicPageUrl } from "./links.js";
-import type { PublishedRecord } from "./published-record.js";
+import type { PublishedRecord } from "../../../common/publication.js";
 import { type Attributes, element, textElement } from "./xml.js";
 
 export const MARC_NAMESPACE = "http://www.loc.gov/MARC21/slim";

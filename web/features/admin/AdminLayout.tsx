@@ -11,6 +11,7 @@ const LINKS = [
   { to: adminPaths.users, label: "Users" },
   { to: adminPaths.examiners, label: "Examiners" },
   { to: adminPaths.publication, label: "Publication" },
+  { to: adminPaths.library, label: "Library" },
   { to: adminPaths.notices, label: "Notices" },
   { to: adminPaths.inbox, label: "Contact messages" },
 ] as const;

@@ -12,6 +12,7 @@ export const adminPaths = {
   inbox: "/admin/inbox",
   examiners: "/admin/examiners",
   publication: "/admin/publication",
+  library: "/admin/library",
 } as const;
 
 type ListLink = Partial<

@@ -128,7 +128,11 @@ export function PublicationPanel({
             onAnnounce={setAnnouncement}
           />
           <Withdrawal indexNumber={indexNumber} view={record.data} onAnnounce={setAnnouncement} />
-          <PublicationLibraryActions submissionId={submissionId} publication={record.data} />
+          <PublicationLibraryActions
+            submissionId={submissionId}
+            indexNumber={indexNumber}
+            publication={record.data}
+          />
         </>
       )}
     </section>
