@@ -155,7 +155,7 @@ export const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app,
       .header("cache-control", "public, max-age=3600")
       .header("content-security-policy", NOT_A_DOCUMENT_POLICY)
       .send(
-        `User-agent: *\nAllow: /theses\nDisallow: /api/\nDisallow: /theses/*/file\n\nSitemap: ${app.config.publicUrl}/sitemap.xml\n`,
+        `User-agent: *\nAllow: /theses\nDisallow: /api/\n\nSitemap: ${app.config.publicUrl}/sitemap.xml\n`,
       ),
   );
 

@@ -217,6 +217,9 @@ describe("sitemap.xml and robots.txt", () => {
     const response = await t.app.inject({ method: "GET", url: "/robots.txt" });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain("Sitemap: http://localhost:3000/sitemap.xml");
+    expect(response.body).toContain("Disallow: /api/");
+    // The files stay crawlable: Google Scholar fetches citation_pdf_url.
+    expect(response.body).not.toMatch(/Disallow: \/theses/);
   });
 
   it("lists the list and every listed thesis", async () => {
