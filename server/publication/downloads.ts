@@ -68,6 +68,10 @@ export function sliceStream(source: Readable, start: number, end: number): Reada
     },
   });
   source.on("error", (error) => slicer.destroy(error));
+  // The reader went away (or the part is out): the store's stream is let go with it.
+  slicer.on("close", () => {
+    if (!source.destroyed) source.destroy();
+  });
   return source.pipe(slicer);
 }
 

@@ -14,7 +14,8 @@ let open: number;
 let embargoed: number;
 let withdrawn: number;
 let unpublished: number;
-const pdf = Buffer.concat([uniquePdf(), Buffer.alloc(5000, 0x20)]);
+// Past 64 KB, so the store's stream comes in several chunks and a range crosses them.
+const pdf = Buffer.concat([uniquePdf(), Buffer.alloc(200_000, 0x20)]);
 
 beforeAll(async () => {
   t = await createTestApp({ ETS_INSTITUTION: "University of Ghana" });
@@ -289,6 +290,15 @@ describe("/theses/:id/file", () => {
     expect(part.statusCode).toBe(206);
     expect(part.headers["content-range"]).toBe(`bytes 100-199/${pdf.length}`);
     expect(part.rawPayload.equals(pdf.subarray(100, 200))).toBe(true);
+
+    const across = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: "bytes=65000-140000", ...ua(2) },
+    });
+    expect(across.statusCode).toBe(206);
+    expect(across.headers["content-length"]).toBe("75001");
+    expect(across.rawPayload.equals(pdf.subarray(65000, 140001))).toBe(true);
 
     const tail = await t.app.inject({
       method: "GET",
