@@ -44,6 +44,8 @@ import { embargoLifting } from "./publication/embargo.js";
 import { publicationRoutes } from "./publication/routes.js";
 import { ssoRoutes } from "./accounts/sso/routes.js";
 import { samlRoutes } from "./accounts/sso/saml-routes.js";
+import { oaiRoutes } from "./publication/oai-routes.js";
+import { publicRoutes } from "./publication/public-routes.js";
 import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
 import { createStorage } from "./files/create-storage.js";
 import { parseStorageUrl, redactStorageUrl, type FileStorage } from "./files/storage.js";
@@ -246,6 +248,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: "/api" },
   );
+  // The public side of publication, outside /api and before the SPA's history fallback:
+  // OAI-PMH, the public thesis pages, downloads, sitemap.xml and robots.txt (decisions/027).
+  await app.register(oaiRoutes);
+  await app.register(publicRoutes);
 
   const webRoot = options.webRoot ?? resolveFromRoot("dist", "web");
   const hasWeb = fs.existsSync(path.join(webRoot, "index.html"));

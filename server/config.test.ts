@@ -299,3 +299,43 @@ describe("configuration", () => {
     );
   });
 });
+
+describe("the public site's settings (decisions/027)", () => {
+  it("defaults from PUBLIC_URL and the contact addresses, in their order", () => {
+    const plain = loadConfig({ PUBLIC_URL: "https://theses.example.edu" }).publicSite;
+    expect(plain).toEqual({
+      repositoryName: "Theses",
+      institution: "Theses",
+      oaiAdminEmail: "webmaster@theses.example.edu",
+      oaiIdentifierHost: "theses.example.edu",
+    });
+    expect(loadConfig({ PUBLIC_URL: "http://localhost:3000" }).publicSite.oaiAdminEmail).toBe(
+      "webmaster@localhost.localdomain",
+    );
+    expect(
+      loadConfig({ ETS_ADMIN_EMAIL: "a@x.edu", ETS_ADMIN_PASSWORD: "long enough password 1" })
+        .publicSite.oaiAdminEmail,
+    ).toBe("a@x.edu");
+    expect(
+      loadConfig({ ETS_CONTACT_EMAIL: "c@x.edu", ETS_OAI_ADMIN_EMAIL: "oai@x.edu" }).publicSite
+        .oaiAdminEmail,
+    ).toBe("oai@x.edu");
+    expect(loadConfig({ ETS_CONTACT_EMAIL: "c@x.edu" }).publicSite.oaiAdminEmail).toBe("c@x.edu");
+  });
+
+  it("takes the names and the identifier host as given", () => {
+    const site = loadConfig({
+      ETS_REPOSITORY_NAME: "UG Theses",
+      ETS_INSTITUTION: "University of Ghana",
+      ETS_OAI_IDENTIFIER: "theses.ug.edu.gh",
+    }).publicSite;
+    expect(site.repositoryName).toBe("UG Theses");
+    expect(site.institution).toBe("University of Ghana");
+    expect(site.oaiIdentifierHost).toBe("theses.ug.edu.gh");
+  });
+
+  it("refuses an admin email that is not one and an identifier that is not a host name", () => {
+    expect(problemsOf({ ETS_OAI_ADMIN_EMAIL: "nobody" })[0]).toMatch(/^ETS_OAI_ADMIN_EMAIL /);
+    expect(problemsOf({ ETS_OAI_IDENTIFIER: "not a host" })[0]).toMatch(/^ETS_OAI_IDENTIFIER /);
+  });
+});

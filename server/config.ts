@@ -80,6 +80,22 @@ export interface Config {
   depositWorker: boolean;
   /** How often the deposit queue is looked at (ETS_DEPOSIT_INTERVAL_SECONDS, default 30). */
   depositIntervalMs: number;
+  /** The public pages and OAI-PMH (docs/decisions/027-oai-pmh-and-public-pages.md). */
+  publicSite: PublicSiteConfig;
+}
+
+export interface PublicSiteConfig {
+  /** The repository's and the public pages' name (ETS_REPOSITORY_NAME; default "Theses"). */
+  repositoryName: string;
+  /** The institution shown as the degree grantor (citation_dissertation_institution). */
+  institution: string;
+  /**
+   * OAI-PMH's adminEmail (ETS_OAI_ADMIN_EMAIL; else ETS_CONTACT_EMAIL, else ETS_ADMIN_EMAIL,
+   * else webmaster@ the PUBLIC_URL's host).
+   */
+  oaiAdminEmail: string;
+  /** The host part of OAI identifiers, oai:<this>:<id> (ETS_OAI_IDENTIFIER; default PUBLIC_URL's host). */
+  oaiIdentifierHost: string;
 }
 
 export interface SwordConfig {
@@ -344,6 +360,22 @@ const envSchema = z.object({
   ),
   ETS_CONTACT_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
   ETS_ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email("must be an email address").optional()),
+  ETS_REPOSITORY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default("Theses")),
+  ETS_INSTITUTION: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  ETS_OAI_ADMIN_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z.email("must be an email address").optional(),
+  ),
+  ETS_OAI_IDENTIFIER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*)*$/,
+        "must be a host name such as theses.example.edu",
+      )
+      .optional(),
+  ),
   ETS_ADMIN_PASSWORD: optionalString,
   ETS_SAMPLE_DATA: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).optional()),
   ETS_STUDENT_EMAIL_DOMAINS: optionalString,
@@ -547,6 +579,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const publicHost = new URL(publicUrl).hostname;
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -558,6 +591,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     mailSecretsToLog: e.NODE_ENV !== "production",
     contactEmail: e.ETS_CONTACT_EMAIL ?? null,
+    publicSite: {
+      repositoryName: e.ETS_REPOSITORY_NAME,
+      institution: e.ETS_INSTITUTION ?? e.ETS_REPOSITORY_NAME,
+      oaiAdminEmail:
+        e.ETS_OAI_ADMIN_EMAIL ??
+        e.ETS_CONTACT_EMAIL ??
+        e.ETS_ADMIN_EMAIL ??
+        `webmaster@${publicHost.includes(".") ? publicHost : `${publicHost}.localdomain`}`,
+      oaiIdentifierHost: e.ETS_OAI_IDENTIFIER ?? publicHost,
+    },
     admin:
       e.ETS_ADMIN_EMAIL && e.ETS_ADMIN_PASSWORD
         ? { email: e.ETS_ADMIN_EMAIL.toLowerCase(), password: e.ETS_ADMIN_PASSWORD }

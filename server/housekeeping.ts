@@ -6,6 +6,7 @@ import { nowIso, type Db } from "./db/database.js";
 import { sweepOrphanFiles } from "./documents/sweep.js";
 import { sweepSsoRecords } from "./accounts/sso/requests.js";
 import { runPeriodically } from "./jobs/periodic.js";
+import { sweepDownloadReaders } from "./publication/downloads.js";
 import { CODE_TTL_MS } from "./accounts/codes.js";
 
 /**
@@ -105,6 +106,12 @@ export const housekeeping = fp(
           app.log.info({ report: sso }, "finished single sign-on records removed");
       } catch (error) {
         app.log.error({ err: error }, "single sign-on records sweep failed");
+      }
+      try {
+        const readers = await sweepDownloadReaders(app.db);
+        if (readers > 0) app.log.info({ readers }, "download readers past their minute removed");
+      } catch (error) {
+        app.log.error({ err: error }, "download readers sweep failed");
       }
       // Apart: a file store that cannot be reached must not hold up the database's sweeps.
       try {

@@ -440,6 +440,28 @@ export interface DepositsTable {
   updated_at: string;
 }
 
+/** Keys the servers share, made on first use (migration 021): OAI-PMH tokens, download readers. */
+export interface PublicationSecretsTable {
+  name: string;
+  /** base64url of 32 random bytes. */
+  value: string;
+  created_at: string;
+}
+
+/** Downloads of a published thesis's file (migration 021). */
+export interface ThesisDownloadCountsTable {
+  submission_id: number;
+  downloads: ColumnType<number, number | undefined, number>;
+  updated_at: string;
+}
+
+/** When a reader (a keyed hash of address and user agent) was last counted (migration 021). */
+export interface ThesisDownloadReadersTable {
+  submission_id: number;
+  reader_hash: string;
+  counted_at: string;
+}
+
 export interface Database {
   submissions: SubmissionsTable;
   submission_events: SubmissionEventsTable;
@@ -470,6 +492,9 @@ export interface Database {
   licence_versions: LicenceVersionsTable;
   publications: PublicationsTable;
   deposits: DepositsTable;
+  publication_secrets: PublicationSecretsTable;
+  thesis_download_counts: ThesisDownloadCountsTable;
+  thesis_download_readers: ThesisDownloadReadersTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;

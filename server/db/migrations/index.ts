@@ -16,6 +16,7 @@ import * as m014 from "./014_mail_secrets.js";
 import * as m015 from "./015_examiner_links.js";
 import * as m016 from "./016_publication.js";
 import * as m020 from "./020_deposits.js";
+import * as m021 from "./021_public_downloads.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "015_examiner_links": m015,
   "016_publication": m016,
   "020_deposits": m020,
+  "021_public_downloads": m021,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,419 @@
+// `npm run bench -- oai`: OAI-PMH and the public list at scale (issue 20,
+// docs/decisions/027-oai-pmh-and-public-pages.md). For SQLite (a fresh file) and PostgreSQL (a
+// database of its own, created and dropped here) it bulk-loads --size generated submissions
+// (scripts/bench-data.ts: names recombined from the sample list, so "ama" and "mensah" are very
+// common), gives each a thesis title from a small vocabulary, and publishes every one of them (a
+// `publications` row with its degree, licence, keywords and datestamp; 2 % withdrawn, 10 %
+// embargoed), in large multi-row statements. Then, in this process, through `answerOai` (the
+// function the /oai route calls) and `listPublicTheses` (the /theses route's):
+//   - ListRecords (oai_dc) pages of 100 at random places in the list, resumed by a signed token
+//     as a harvester's next request would be: p50 and p95 (target: p95 <= 50 ms);
+//   - a full ListRecords harvest, token after token, to the end (--harvest N stops after N
+//     records; 0 for all), with this process's RSS sampled every 100 ms (target: growth < 100 MB);
+//   - the public list's first page and searches by a common name, a title word and a keyword.
+// Options: --size N (1000000), --rounds N (pages timed, 200), --harvest N (0: all),
+// --sqlite-only, --postgres-only, --postgres URL (postgres://postgres@127.0.0.1:5432/test),
+// --no-write (print only). Hold the bench lock: flock /tmp/ets-bench.lock npm run bench -- oai.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { sql } from "kysely";
+import { loadConfig } from "../server/config.js";
+import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
+import { dialectOf } from "../server/db/dialect.js";
+import { answerOai } from "../server/publication/oai.js";
+import { encodeToken } from "../server/publication/oai-tokens.js";
+import { publicSecret } from "../server/publication/public-secrets.js";
+import { listPublicTheses } from "../server/publication/public-repository.js";
+import { OAI_TOKEN_LIFETIME_MS } from "../server/publication/oai-protocol.js";
+import { generateSubmissions, loadSubmissions, mulberry32 } from "./bench-data.js";
+import { writeBenchSection } from "./bench-report.js";
+
+interface Options {
+  size: number;
+  rounds: number;
+  harvest: number;
+  sqlite: boolean;
+  postgresUrl: string | null;
+  write: boolean;
+}
+
+function readOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      size: { type: "string" },
+      rounds: { type: "string" },
+      harvest: { type: "string" },
+      "sqlite-only": { type: "boolean" },
+      "postgres-only": { type: "boolean" },
+      postgres: { type: "string" },
+      "no-write": { type: "boolean" },
+    },
+  });
+  return {
+    size: Number(values.size ?? 1_000_000),
+    rounds: Number(values.rounds ?? 200),
+    harvest: Number(values.harvest ?? 0),
+    sqlite: !values["postgres-only"],
+    postgresUrl: values["sqlite-only"]
+      ? null
+      : (values.postgres ?? "postgres://postgres@127.0.0.1:5432/test"),
+    write: !values["no-write"],
+  };
+}
+
+const TITLES = [
+  "Cocoa prices and smallholder farmers",
+  "Mobile money and household savings",
+  "Malaria prevention among children under five",
+  "Groundwater recharge",
+  "Maternal health services",
+  "Small-scale gold mining and water quality",
+  "Teacher motivation in basic schools",
+  "Rural electrification and enterprise",
+  "Land tenure and agricultural investment",
+  "Urban flooding and drainage",
+];
+const PLACES = [
+  "in Ghana",
+  "in the Volta basin",
+  "in Kumasi",
+  "in Accra",
+  "in the Northern Region",
+  "in Cape Coast",
+  "in Tamale",
+];
+const KEYWORDS = [
+  "cocoa",
+  "mobile money",
+  "malaria",
+  "groundwater",
+  "maternal health",
+  "mining",
+  "education",
+  "energy",
+  "land tenure",
+  "flooding",
+  "Ghana",
+  "policy",
+];
+const DEGREES = [
+  { name: "Master of Philosophy", abbreviation: "MPhil", level: "masters" },
+  { name: "Master of Science", abbreviation: "MSc", level: "masters" },
+  { name: "Doctor of Philosophy", abbreviation: "PhD", level: "doctoral" },
+] as const;
+
+/** Titles from the vocabulary, then a degree, a licence and a publication row for every submission. */
+async function publishAll(db: Db): Promise<void> {
+  const caseOf = (list: readonly string[], modulo: string) =>
+    sql.raw(
+      `case ${modulo} ${list.map((t, i) => `when ${i} then '${t.replace(/'/g, "''")}'`).join(" ")} end`,
+    );
+  await sql`update submissions set
+      thesis_title = ${caseOf(TITLES, `id % ${TITLES.length}`)} || ' ' || ${caseOf(PLACES, `(id / ${TITLES.length}) % ${PLACES.length}`)},
+      thesis_abstract = 'This thesis studies ' || lower(${caseOf(TITLES, `id % ${TITLES.length}`)}) || '. It draws on field work and records.'`.execute(
+    db,
+  );
+  const at = "2026-01-01T00:00:00.000Z";
+  for (const d of DEGREES) {
+    await db
+      .insertInto("degrees")
+      .values({ ...d, created_at: at, updated_at: at })
+      .execute();
+  }
+  await db
+    .insertInto("licence_versions")
+    .values({
+      version: 1,
+      text: "A non-exclusive licence to distribute.",
+      created_by: null,
+      created_at: at,
+    })
+    .execute();
+  const degreeIds = (await db.selectFrom("degrees").select("id").orderBy("id").execute()).map((r) =>
+    Number(r.id),
+  );
+  const ids = (await db.selectFrom("submissions").select("id").orderBy("id").execute()).map((r) =>
+    Number(r.id),
+  );
+  const random = mulberry32(0x0a1);
+  const start = Date.parse("2024-01-01T00:00:00Z");
+  const span = Date.parse("2026-10-01T00:00:00Z") - start;
+  const rows = ids.map((id) => {
+    const published = new Date(start + Math.floor(random() * span)).toISOString();
+    const datestamp = new Date(
+      Date.parse(published) + Math.floor(random() * 30 * 86_400_000),
+    ).toISOString();
+    const r = random();
+    const embargoed = r < 0.1;
+    const withdrawn = r > 0.98;
+    const k1 = KEYWORDS[id % KEYWORDS.length] as string;
+    const k2 = KEYWORDS[(id * 7 + 3) % KEYWORDS.length] as string;
+    return {
+      submission_id: id,
+      keywords: JSON.stringify(k1 === k2 ? [k1] : [k1, k2]),
+      language: "eng",
+      degree_id: degreeIds[id % degreeIds.length] as number,
+      department: "Department of Economics",
+      supervisors: JSON.stringify([{ name: "Kofi Boateng", orcid: "0000-0002-1825-0097" }]),
+      examination_date: published.slice(0, 10),
+      award_date: published.slice(0, 10),
+      confirmed_at: published,
+      licence_version: 1,
+      licence_accepted_at: published,
+      embargo_choice: embargoed ? "2y" : "none",
+      embargo_until: embargoed ? "2099-01-01" : null,
+      published_at: published,
+      datestamp,
+      withdrawn_at: withdrawn ? datestamp : null,
+      withdrawn_reason: withdrawn ? "Withdrawn at the author's request" : null,
+      created_at: published,
+      updated_at: datestamp,
+    } as const;
+  });
+  if (dialectOf(db) === "postgres") {
+    const columns = Object.keys(rows[0] ?? {});
+    const list = sql.join(columns.map((c) => sql.id(c)));
+    for (let i = 0; i < rows.length; i += 5000) {
+      const batch = JSON.stringify(rows.slice(i, i + 5000));
+      await sql`insert into publications (${list})
+        select ${list} from json_populate_recordset(null::publications, ${batch}::json)`.execute(
+        db,
+      );
+    }
+    await sql`vacuum analyze publications`.execute(db);
+    await sql`vacuum analyze submissions`.execute(db);
+    await sql`checkpoint`.execute(db);
+  } else {
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 1000) {
+        await trx
+          .insertInto("publications")
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      }
+    });
+    await sql`pragma analysis_limit = 1000`.execute(db);
+    await sql`analyze`.execute(db);
+    await sql`pragma wal_checkpoint(truncate)`.execute(db);
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+interface Figures {
+  database: string;
+  loadSeconds: number;
+  pageP50: number;
+  pageP95: number;
+  firstPage: number;
+  harvestRecords: number;
+  harvestSeconds: number;
+  harvestRssGrowthMb: number;
+  list: [string, number, number][];
+}
+
+async function measure(
+  db: Db,
+  name: string,
+  options: Options,
+  loadSeconds: number,
+): Promise<Figures> {
+  const config = loadConfig({ PUBLIC_URL: "https://theses.example.edu" });
+  const context = () => ({
+    db,
+    publicUrl: config.publicUrl,
+    site: config.publicSite,
+    now: new Date(),
+  });
+  const key = await publicSecret(db, "oai-resumption-token");
+  const maxId = Number(
+    (
+      await db
+        .selectFrom("publications")
+        .select((eb) => eb.fn.max("submission_id").as("m"))
+        .executeTakeFirstOrThrow()
+    ).m,
+  );
+  const bound = new Date().toISOString();
+  const tokenAt = (after: number) =>
+    encodeToken(key, {
+      v: 1,
+      verb: "ListRecords",
+      metadataPrefix: "oai_dc",
+      set: null,
+      from: null,
+      until: null,
+      bound,
+      after,
+      cursor: after,
+      expires: Date.now() + OAI_TOKEN_LIFETIME_MS,
+    });
+
+  // Warm: a few pages first, as a server in service has its caches warm.
+  for (let i = 0; i < 5; i++)
+    await answerOai(context(), [
+      ["verb", "ListRecords"],
+      ["resumptionToken", tokenAt(i * 1000)],
+    ]);
+  let t0 = performance.now();
+  const first = await answerOai(context(), [
+    ["verb", "ListRecords"],
+    ["metadataPrefix", "oai_dc"],
+  ]);
+  const firstPage = performance.now() - t0;
+  if (!first.includes("<resumptionToken"))
+    throw new Error("the first page has no resumption token");
+
+  const random = mulberry32(0x0a12);
+  const times: number[] = [];
+  for (let i = 0; i < options.rounds; i++) {
+    const token = tokenAt(Math.floor(random() * Math.max(1, maxId - 200)));
+    t0 = performance.now();
+    const xml = await answerOai(context(), [
+      ["verb", "ListRecords"],
+      ["resumptionToken", token],
+    ]);
+    times.push(performance.now() - t0);
+    if (!xml.includes("<record>")) throw new Error("a page without records");
+  }
+
+  // A full harvest, token after token, with RSS sampled.
+  global.gc?.();
+  const rssStart = process.memoryUsage().rss;
+  let rssPeak = rssStart;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  }, 100);
+  let records = 0;
+  let pairs: [string, string][] = [
+    ["verb", "ListRecords"],
+    ["metadataPrefix", "oai_dc"],
+  ];
+  t0 = performance.now();
+  for (;;) {
+    const xml = await answerOai(context(), pairs);
+    records += xml.split("<record>").length - 1;
+    const match = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(xml);
+    if (!match || (options.harvest > 0 && records >= options.harvest)) break;
+    pairs = [
+      ["verb", "ListRecords"],
+      ["resumptionToken", match[1] as string],
+    ];
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  }
+  const harvestSeconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+
+  const list: [string, number, number][] = [];
+  for (const [label, query] of [
+    ["first page, no term", { page: 1 }],
+    ["name 'mensah'", { q: "mensah", page: 1 }],
+    ["title word 'cocoa'", { q: "cocoa", page: 1 }],
+    ["rare term 'drainage'", { q: "drainage", page: 1 }],
+    ["keyword link 'malaria'", { keyword: "malaria", page: 1 }],
+    ["programme filter, page 5", { programme: "MPhil Economics", page: 5 }],
+  ] as const) {
+    const runs: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      t0 = performance.now();
+      await listPublicTheses(db, query);
+      runs.push(performance.now() - t0);
+    }
+    list.push([label, percentile(runs, 50), percentile(runs, 95)]);
+  }
+
+  const figures: Figures = {
+    database: name,
+    loadSeconds,
+    pageP50: percentile(times, 50),
+    pageP95: percentile(times, 95),
+    firstPage,
+    harvestRecords: records,
+    harvestSeconds,
+    harvestRssGrowthMb: (rssPeak - rssStart) / 1024 / 1024,
+    list,
+  };
+  console.log(
+    `${name}: ListRecords page p50 ${ms(figures.pageP50)}, p95 ${ms(figures.pageP95)} (first page ${ms(firstPage)}); ` +
+      `harvest ${records} records in ${harvestSeconds.toFixed(1)} s, RSS growth ${figures.harvestRssGrowthMb.toFixed(1)} MB`,
+  );
+  for (const [label, p50, p95] of list)
+    console.log(`  /theses ${label}: p50 ${ms(p50)}, p95 ${ms(p95)}`);
+  return figures;
+}
+
+async function load(db: Db, size: number): Promise<number> {
+  const t0 = performance.now();
+  await migrateToLatest(db);
+  const rows = generateSubmissions(size, new Date("2026-11-01T00:00:00Z"));
+  await loadSubmissions(db, rows);
+  await publishAll(db);
+  return (performance.now() - t0) / 1000;
+}
+
+export async function benchOai(argv: string[]): Promise<void> {
+  const options = readOptions(argv);
+  const results: Figures[] = [];
+  if (options.sqlite) {
+    const file = path.join(os.tmpdir(), `ets-bench-oai-${process.pid}.sqlite`);
+    const db = createDatabase({ kind: "sqlite", path: file });
+    try {
+      const seconds = await load(db, options.size);
+      console.log(`SQLite: ${options.size} published records loaded in ${seconds.toFixed(0)} s`);
+      results.push(await measure(db, "SQLite", options, seconds));
+    } finally {
+      await db.destroy();
+      for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${file}${suffix}`, { force: true });
+    }
+  }
+  if (options.postgresUrl) {
+    const name = `ets_bench_oai_${process.pid}`;
+    const admin = new pg.Client({ connectionString: options.postgresUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(options.postgresUrl);
+    url.pathname = `/${name}`;
+    const db = createDatabase({ kind: "postgres", url: url.toString() });
+    try {
+      const seconds = await load(db, options.size);
+      console.log(
+        `PostgreSQL: ${options.size} published records loaded in ${seconds.toFixed(0)} s`,
+      );
+      results.push(await measure(db, "PostgreSQL", options, seconds));
+    } finally {
+      await db.destroy();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  }
+  if (!options.write) return;
+  const lines = [
+    "## OAI-PMH and the public list (issue 20)",
+    "",
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench -- oai --size ${options.size}${options.harvest > 0 ? ` --harvest ${options.harvest}` : ""}\` on ${os.cpus()[0]?.model ?? "?"} (${os.cpus().length} cores), Node ${process.version}; every record published (2 % withdrawn, 10 % embargoed), in-process through \`answerOai\` and \`listPublicTheses\`, the functions the routes call.`,
+    "",
+    "| database | ListRecords page p50 | page p95 (target <= 50 ms) | first page | harvest | harvest RSS growth (target < 100 MB) |",
+    "|---|---|---|---|---|---|",
+    ...results.map(
+      (r) =>
+        `| ${r.database} | ${ms(r.pageP50)} | ${ms(r.pageP95)} | ${ms(r.firstPage)} | ${r.harvestRecords.toLocaleString("en-GB")} records in ${r.harvestSeconds.toFixed(0)} s | ${r.harvestRssGrowthMb.toFixed(1)} MB |`,
+    ),
+    "",
+    "| database | /theses query | p50 | p95 |",
+    "|---|---|---|---|",
+    ...results.flatMap((r) =>
+      r.list.map(([label, p50, p95]) => `| ${r.database} | ${label} | ${ms(p50)} | ${ms(p95)} |`),
+    ),
+  ];
+  writeBenchSection("oai", lines.join("\n"));
+}

@@ -1,0 +1,414 @@
+import Fastify from "fastify";
+import { JSDOM } from "jsdom";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { publishThesis } from "../../testing/public-theses.js";
+import { uniquePdf } from "../../testing/documents.js";
+import { downloadCount, countDownload, parseRange, sweepDownloadReaders } from "./downloads.js";
+import { jsonForScript } from "./public-pages.js";
+import { listPublicTheses } from "./public-repository.js";
+import { publicRoutes } from "./public-routes.js";
+
+let t: TestApp;
+let open: number;
+let embargoed: number;
+let withdrawn: number;
+let unpublished: number;
+// Past 64 KB, so the store's stream comes in several chunks and a range crosses them.
+const pdf = Buffer.concat([uniquePdf(), Buffer.alloc(200_000, 0x20)]);
+
+beforeAll(async () => {
+  t = await createTestApp({ ETS_INSTITUTION: "University of Ghana" });
+  open = await publishThesis(t, {
+    studentName: "Ama Mensah",
+    title: "Cocoa prices </script><b>and</b> farmers",
+    abstract: "First paragraph.\n\nSecond paragraph.",
+    programme: "MPhil Agricultural Economics",
+    keywords: ["cocoa", "price risk"],
+    awardDate: "2026-07-30",
+    file: pdf,
+  });
+  embargoed = await publishThesis(t, {
+    studentName: "Kofi Owusu",
+    title: "Mobile money in rural Ghana",
+    programme: "MPhil Economics",
+    keywords: ["mobile money"],
+    embargo: "1y",
+    embargoUntil: "2099-03-12",
+    file: true,
+  });
+  withdrawn = await publishThesis(t, {
+    studentName: "Yaa Asantewaa",
+    title: "A withdrawn study",
+    withdrawn: { at: "2026-08-03T10:00:00.000Z", reason: "Data could not be verified" },
+    file: true,
+  });
+  unpublished = await publishThesis(t, { title: "Not yet public" });
+  await t.db
+    .updateTable("publications")
+    .set({ published_at: null })
+    .where("submission_id", "=", unpublished)
+    .execute();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function page(url: string) {
+  const response = await t.app.inject({ method: "GET", url });
+  const dom = new JSDOM(response.body);
+  return { response, document: dom.window.document };
+}
+
+function meta(document: Document, name: string): string[] {
+  return Array.from(document.querySelectorAll(`meta[name="${name}"]`)).map(
+    (m) => m.getAttribute("content") ?? "",
+  );
+}
+
+describe("/theses/:id", () => {
+  it("shows the record, the citation tags and the JSON-LD, with the file link", async () => {
+    const { response, document } = await page(`/theses/${open}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    expect(document.querySelector("h1")?.textContent).toBe(
+      "Cocoa prices </script><b>and</b> farmers",
+    );
+    expect(document.querySelector("h1 b")).toBeNull();
+    expect(meta(document, "citation_title")).toEqual(["Cocoa prices </script><b>and</b> farmers"]);
+    expect(meta(document, "citation_author")).toEqual(["Ama Mensah"]);
+    expect(meta(document, "citation_publication_date")).toEqual(["2026/07/30"]);
+    expect(meta(document, "citation_dissertation_institution")).toEqual(["University of Ghana"]);
+    expect(meta(document, "citation_keywords")).toEqual(["cocoa; price risk"]);
+    expect(meta(document, "citation_language")).toEqual(["eng"]);
+    expect(meta(document, "citation_pdf_url")).toEqual([
+      `http://localhost:3000/theses/${open}/file`,
+    ]);
+
+    const scripts = document.querySelectorAll('script[type="application/ld+json"]');
+    expect(scripts).toHaveLength(1);
+    const ld = JSON.parse(scripts[0]?.textContent ?? "") as Record<string, unknown>;
+    expect(ld["@type"]).toBe("Thesis");
+    expect(ld.name).toBe("Cocoa prices </script><b>and</b> farmers");
+    expect((ld.author as { name: string }).name).toBe("Ama Mensah");
+    expect((ld.encoding as { contentUrl: string }).contentUrl).toMatch(/\/file$/);
+    // No executable script at all: the page is complete without JavaScript.
+    expect(document.querySelectorAll("script:not([type='application/ld+json'])")).toHaveLength(0);
+
+    const text = document.body.textContent ?? "";
+    for (const expected of [
+      "Ama Mensah",
+      "MPhil Agricultural Economics",
+      "Master of Philosophy (MPhil)",
+      "Kofi Boateng",
+      "30 July 2026",
+      "14 May 2026",
+      "Second paragraph.",
+      "version 1",
+      "Downloads",
+    ]) {
+      expect(text).toContain(expected);
+    }
+    const download = document.querySelector("a.download");
+    expect(download?.getAttribute("href")).toBe(`/theses/${open}/file`);
+    expect(download?.textContent).toMatch(/^Download PDF \(\d/);
+    const keywordLinks = Array.from(document.querySelectorAll("ul.keywords a")).map((a) =>
+      a.getAttribute("href"),
+    );
+    expect(keywordLinks).toEqual(["/theses?keyword=cocoa", "/theses?keyword=price%20risk"]);
+
+    const policy = String(response.headers["content-security-policy"]);
+    expect(policy).toMatch(/default-src 'none'/);
+    expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(policy).not.toMatch(/unsafe-inline/);
+  });
+
+  it("an embargoed thesis: metadata public, no file link, the date it opens", async () => {
+    const { response, document } = await page(`/theses/${embargoed}`);
+    expect(response.statusCode).toBe(200);
+    expect(meta(document, "citation_title")).toEqual(["Mobile money in rural Ghana"]);
+    expect(meta(document, "citation_pdf_url")).toEqual([]);
+    expect(document.querySelector("a.download")).toBeNull();
+    expect(document.body.textContent).toContain("Available from 12 March 2099");
+    const ld = JSON.parse(
+      document.querySelector('script[type="application/ld+json"]')?.textContent ?? "",
+    ) as Record<string, unknown>;
+    expect(ld.encoding).toBeUndefined();
+  });
+
+  it("a withdrawn thesis says so, with no file link", async () => {
+    const { response, document } = await page(`/theses/${withdrawn}`);
+    expect(response.statusCode).toBe(200);
+    expect(document.body.textContent).toContain(
+      "This thesis was withdrawn: Data could not be verified",
+    );
+    expect(document.querySelector("a.download")).toBeNull();
+    expect(meta(document, "robots")).toEqual(["noindex"]);
+  });
+
+  it("an unpublished or unknown thesis is a 404 page of its own, not the SPA", async () => {
+    for (const url of [`/theses/${unpublished}`, "/theses/999999", "/theses/abc", "/theses/0"]) {
+      const { response, document } = await page(url);
+      expect(response.statusCode).toBe(404);
+      expect(document.querySelector("h1")?.textContent).toBe("Thesis not found");
+    }
+  });
+});
+
+describe("/theses", () => {
+  it("lists published theses, newest first, without unpublished or withdrawn ones", async () => {
+    const { response, document } = await page("/theses");
+    expect(response.statusCode).toBe(200);
+    const titles = Array.from(document.querySelectorAll("ol.results li > a")).map(
+      (a) => a.textContent,
+    );
+    expect(titles).toEqual([
+      "Mobile money in rural Ghana",
+      "Cocoa prices </script><b>and</b> farmers",
+    ]);
+    expect(document.querySelector("h2")?.textContent).toBe("2 theses");
+    // The search form works without JavaScript: a GET form with labelled fields.
+    const form = document.querySelector("form[role=search]");
+    expect(form?.getAttribute("method")).toBe("get");
+    expect(document.querySelector("label[for=q]")?.textContent).toMatch(/title, author or keyword/);
+    expect(document.querySelector("label[for=programme]")).not.toBeNull();
+  });
+
+  it("searches by title, author, keyword and programme", async () => {
+    const titles = async (url: string) =>
+      Array.from((await page(url)).document.querySelectorAll("ol.results li > a")).map(
+        (a) => a.textContent,
+      );
+    expect(await titles("/theses?q=MOBILE")).toEqual(["Mobile money in rural Ghana"]);
+    expect(await titles("/theses?q=mensah")).toEqual(["Cocoa prices </script><b>and</b> farmers"]);
+    expect(await titles("/theses?q=price%20risk")).toEqual([
+      "Cocoa prices </script><b>and</b> farmers",
+    ]);
+    expect(await titles("/theses?programme=MPhil%20Economics")).toEqual([
+      "Mobile money in rural Ghana",
+    ]);
+    expect(await titles("/theses?keyword=cocoa")).toEqual([
+      "Cocoa prices </script><b>and</b> farmers",
+    ]);
+    // A keyword link matches whole keywords only.
+    expect(await titles("/theses?keyword=coc")).toEqual([]);
+    // The user's text is literal: % and _ match themselves.
+    expect(await titles("/theses?q=%25")).toEqual([]);
+    expect(await titles("/theses?q=withdrawn")).toEqual([]);
+    const none = await page("/theses?q=zzzz");
+    expect(none.document.body.textContent).toContain("No published thesis matches");
+  });
+
+  it("pages, and caps the total as the admin list does", async () => {
+    const first = await listPublicTheses(t.db, { page: 1 }, 1, 1);
+    expect(first.items).toHaveLength(1);
+    expect(first.totalCapped).toBe(true);
+    const second = await listPublicTheses(t.db, { page: 2 }, 1);
+    expect(second.items.map((i) => i.submissionId)).toEqual([open]);
+    expect(second.total).toBe(2);
+    const bad = await page("/theses?page=0");
+    expect(bad.response.statusCode).toBe(404);
+    const far = await page("/theses?page=99999");
+    expect(far.response.statusCode).toBe(404);
+  });
+});
+
+describe("sitemap.xml and robots.txt", () => {
+  it("robots.txt names the sitemap", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/robots.txt" });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("Sitemap: http://localhost:3000/sitemap.xml");
+    expect(response.body).toContain("Disallow: /api/");
+    // The files stay crawlable: Google Scholar fetches citation_pdf_url.
+    expect(response.body).not.toMatch(/Disallow: \/theses/);
+  });
+
+  it("lists the list and every listed thesis", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/sitemap.xml" });
+    expect(response.statusCode).toBe(200);
+    const dom = new JSDOM(response.body, { contentType: "application/xml" });
+    const locs = Array.from(dom.window.document.getElementsByTagName("loc")).map(
+      (l) => l.textContent,
+    );
+    expect(locs).toEqual([
+      "http://localhost:3000/theses",
+      `http://localhost:3000/theses/${open}`,
+      `http://localhost:3000/theses/${embargoed}`,
+    ]);
+  });
+
+  it("beyond a file's limit, a sitemap index of numbered files", async () => {
+    // The same routes with one thesis per sitemap file.
+    const small = Fastify();
+    small.decorate("db", t.db);
+    small.decorate("config", t.config);
+    small.decorate("storage", t.app.storage);
+    await small.register(publicRoutes, { sitemapPageSize: 1 });
+    try {
+      const index = await small.inject({ method: "GET", url: "/sitemap.xml" });
+      const dom = new JSDOM(index.body, { contentType: "application/xml" });
+      expect(dom.window.document.documentElement.tagName).toBe("sitemapindex");
+      const locs = Array.from(dom.window.document.getElementsByTagName("loc")).map(
+        (l) => l.textContent,
+      );
+      expect(locs).toEqual([
+        "http://localhost:3000/sitemap-1.xml",
+        "http://localhost:3000/sitemap-2.xml",
+      ]);
+      const second = await small.inject({ method: "GET", url: "/sitemap-2.xml" });
+      expect(second.body).toContain(`/theses/${embargoed}</loc>`);
+      const past = await small.inject({ method: "GET", url: "/sitemap-3.xml" });
+      expect(past.statusCode).toBe(404);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe("/theses/:id/file", () => {
+  const ua = (n: number) => ({ "user-agent": `reader ${n}` });
+
+  it("sends the whole file with Accept-Ranges and an ETag", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: ua(1),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["accept-ranges"]).toBe("bytes");
+    expect(response.headers["content-type"]).toBe("application/pdf");
+    expect(response.rawPayload.equals(pdf)).toBe(true);
+    expect(response.headers.etag).toMatch(/^"[0-9a-f]{64}"$/);
+  });
+
+  it("answers ranges with 206, the last bytes, and 416 past the end", async () => {
+    const part = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: "bytes=100-199", ...ua(2) },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers["content-range"]).toBe(`bytes 100-199/${pdf.length}`);
+    expect(part.rawPayload.equals(pdf.subarray(100, 200))).toBe(true);
+
+    const across = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: "bytes=65000-140000", ...ua(2) },
+    });
+    expect(across.statusCode).toBe(206);
+    expect(across.headers["content-length"]).toBe("75001");
+    expect(across.rawPayload.equals(pdf.subarray(65000, 140001))).toBe(true);
+
+    const tail = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: "bytes=-10", ...ua(2) },
+    });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.rawPayload.equals(pdf.subarray(pdf.length - 10))).toBe(true);
+
+    const open_ended = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: `bytes=${pdf.length - 3}-`, ...ua(2) },
+    });
+    expect(open_ended.rawPayload.equals(pdf.subarray(pdf.length - 3))).toBe(true);
+
+    const past = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: `bytes=${pdf.length}-`, ...ua(2) },
+    });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers["content-range"]).toBe(`bytes */${pdf.length}`);
+  });
+
+  it("If-Range: the range only while the ETag still matches", async () => {
+    const first = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: ua(3),
+    });
+    const etag = String(first.headers.etag);
+    const same = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: "bytes=0-9", "if-range": etag, ...ua(3) },
+    });
+    expect(same.statusCode).toBe(206);
+    const changed = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { range: "bytes=0-9", "if-range": '"something-else"', ...ua(3) },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.rawPayload.length).toBe(pdf.length);
+  });
+
+  it("is 404 while embargoed, when withdrawn, and when not published", async () => {
+    for (const id of [embargoed, withdrawn, unpublished]) {
+      const response = await t.app.inject({ method: "GET", url: `/theses/${id}/file` });
+      expect(response.statusCode).toBe(404);
+    }
+  });
+
+  it("counts a reader once a minute, shows the count, and never stores the address", async () => {
+    const id = await publishThesis(t, { title: "Counted", file: true });
+    const get = (headers: Record<string, string>) =>
+      t.app.inject({ method: "GET", url: `/theses/${id}/file`, headers });
+    await get({ "user-agent": "A" });
+    await get({ "user-agent": "A" });
+    // A range from the middle is a viewer reading on, not a new download.
+    await get({ "user-agent": "B", range: "bytes=10-20" });
+    await get({ "user-agent": "C" });
+    await t.app.inject({
+      method: "HEAD",
+      url: `/theses/${id}/file`,
+      headers: { "user-agent": "D" },
+    });
+    expect(await downloadCount(t.db, id)).toBe(2);
+    const shown = await page(`/theses/${id}`);
+    expect(shown.document.body.textContent).toMatch(/Downloads\s*2/);
+
+    const readers = await t.db
+      .selectFrom("thesis_download_readers")
+      .select("reader_hash")
+      .where("submission_id", "=", id)
+      .execute();
+    expect(readers).toHaveLength(2);
+    for (const r of readers) {
+      expect(r.reader_hash).not.toContain("127.0.0.1");
+      expect(r.reader_hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    }
+
+    // A minute later the same reader counts again; the sweep removes readers past their minute.
+    const later = new Date(Date.now() + 61_000);
+    expect(await countDownload(t.db, id, readers[0]?.reader_hash ?? "", later)).toBe(true);
+    expect(await countDownload(t.db, id, readers[0]?.reader_hash ?? "", later)).toBe(false);
+    expect(await downloadCount(t.db, id)).toBe(3);
+    expect(await sweepDownloadReaders(t.db, new Date(Date.now() + 62_000))).toBeGreaterThanOrEqual(
+      1,
+    );
+  });
+});
+
+describe("pieces", () => {
+  it("parseRange", () => {
+    expect(parseRange(undefined, 100)).toEqual({ kind: "whole" });
+    expect(parseRange("bytes=0-", 100)).toEqual({ kind: "part", start: 0, end: 99 });
+    expect(parseRange("bytes=90-200", 100)).toEqual({ kind: "part", start: 90, end: 99 });
+    expect(parseRange("bytes=-500", 100)).toEqual({ kind: "part", start: 0, end: 99 });
+    expect(parseRange("bytes=-0", 100)).toEqual({ kind: "unsatisfiable" });
+    expect(parseRange("bytes=100-", 100)).toEqual({ kind: "unsatisfiable" });
+    expect(parseRange("bytes=5-1", 100)).toEqual({ kind: "whole" });
+    expect(parseRange("bytes=0-1,5-6", 100)).toEqual({ kind: "whole" });
+    expect(parseRange("items=0-1", 100)).toEqual({ kind: "whole" });
+  });
+
+  it("jsonForScript cannot end its script block", () => {
+    const text = jsonForScript({ a: "</script><script>alert(1)</script><!--" });
+    expect(text).not.toMatch(/<\/?script|<!--/i);
+    expect(JSON.parse(text)).toEqual({ a: "</script><script>alert(1)</script><!--" });
+  });
+});
