@@ -17,7 +17,7 @@ export const SERVER_LAYERS = [
   ["examiners"],
   ["documents"],
   ["publication"],
-  ["admin", "backup", "contact", "dashboard", "health"],
+  ["admin", "backup", "contact", "dashboard", "health", "reports"],
 ];
 export const SERVER_APP_MODULES = [
   "app",

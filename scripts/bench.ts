@@ -60,6 +60,7 @@ import { addBenchExaminations, timeDashboard, type DashboardFigure } from "./ben
 import { benchBulk } from "./bench-bulk.js";
 import { benchRender } from "./bench-render.js";
 import { benchOai } from "./bench-oai.js";
+import { benchReports } from "./bench-reports.js";
 
 interface Options {
   size: number;
@@ -547,6 +548,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   bulk: benchBulk,
   render: benchRender,
   oai: benchOai,
+  reports: benchReports,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];
 const run = part ? part(argv.slice(1)) : benchAll(argv);
