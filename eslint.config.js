@@ -16,7 +16,7 @@ export const SERVER_LAYERS = [
   ["messages"],
   ["examiners"],
   ["documents"],
-  ["admin", "backup", "contact", "dashboard", "health"],
+  ["admin", "backup", "contact", "dashboard", "health", "reports"],
 ];
 export const SERVER_APP_MODULES = [
   "app",
