@@ -34,6 +34,7 @@ import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
+import { reportDocumentRoutes } from "./reports/document-routes.js";
 import { documentRoutes } from "./documents/routes.js";
 import { documentReviewRoutes } from "./documents/review-routes.js";
 import { examinerRoutes } from "./examiners/routes.js";
@@ -226,6 +227,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(contactRoutes);
       await api.register(adminRoutes);
       await api.register(dashboardRoutes);
+      await api.register(reportDocumentRoutes);
       await api.register(documentRoutes);
       await api.register(documentReviewRoutes);
       await api.register(examinerRoutes);
