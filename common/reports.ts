@@ -9,8 +9,9 @@
  * - Percentiles by the nearest-rank rule: of n durations sorted ascending, the p-th percentile is
  *   the one at rank ceil(p / 100 * n) (1-based). The median is the 50th percentile by that rule.
  *   With no durations (count 0) every percentile is null.
- * - A duration belongs to the period in which it ENDS (its end's UTC date within from..to, both
- *   included); throughput counts an entry in the month it happened and a leaving in its month.
+ * - The period is whole calendar months (UTC), from..to both included. A duration belongs to the
+ *   month in which it ENDS; throughput counts an entry in its month and a leaving in its month.
+ *   (Months, not days: the figures are read from monthly rollups, decisions/025.)
  * - Programme and cohort filter the records: the programme as stored, the cohort the UTC year of
  *   the record's creation.
  * - A record's history is unknown when it was not created in this application with its "create"
@@ -22,16 +23,15 @@
 import { z } from "zod";
 import { SGS_STAGES, SGS_STAGE_LABELS, EXAMINER_STATES } from "./workflow.js";
 import { EXAMINER_KINDS, RECOMMENDATIONS } from "./examiners-constants.js";
-import { isoDateSchema } from "./submissions-api.js";
 
 // ---------------------------------------------------------------------------------------------
 // Stages and legs
 
 /**
  * The stages whose time the report measures, in the order a thesis passes them:
- * - the four SGS stages, each from entering it until the record's stage next changes (the last,
- *   "sent_to_examiners", until the outcome is released); a record that visits a stage twice (it
- *   was moved back) adds the days of both visits;
+ * - the four SGS stages, each visit from entering the stage until the record's stage next changes
+ *   (the last, "sent_to_examiners", until the outcome is released); a record moved back and
+ *   forward again visits a stage twice, and each visit is one duration;
  * - "corrections": from the released outcome (minor or major corrections) until the corrections
  *   are approved (the award).
  */
@@ -77,6 +77,26 @@ export const REPORT_LATE_LIST_LIMIT = 50;
 // ---------------------------------------------------------------------------------------------
 // The query
 
+/** The longest period, in months (the throughput table has a row per month and stage). */
+export const MAX_REPORT_MONTHS = 120;
+
+/** A calendar month, YYYY-MM. */
+export const monthSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a month (YYYY-MM)");
+
+/** Months since year 0: consecutive months differ by one. */
+export function monthIndex(month: string): number {
+  return Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+}
+
+/** The month (YYYY-MM) of a month index. */
+export function monthOfIndex(index: number): string {
+  const year = Math.floor(index / 12);
+  return `${String(year).padStart(4, "0")}-${String((index % 12) + 1).padStart(2, "0")}`;
+}
+
 const blankToUndefined = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -86,8 +106,8 @@ const optional = <T extends z.ZodType>(schema: T) =>
  * `GET /api/admin/reports` query. Every filter is optional:
  * - programme: exact programme name;
  * - cohort: the year the records were created (UTC);
- * - from, to: the period (YYYY-MM-DD, both included); without them the twelve months ending
- *   with the current month (from the 1st of the month eleven months back to today);
+ * - from, to: the period's first and last month (YYYY-MM, both included); without them the
+ *   twelve months ending with the current month; one without the other: twelve months from or to it;
  * - compare: "true" adds the same figures for the same period a year earlier (`previous`);
  * - examinerPage: the page of the per-examiner table.
  */
@@ -101,8 +121,8 @@ export const reportQuerySchema = z
         .min(1900, "must be a year from 1900 to 2999")
         .max(2999, "must be a year from 1900 to 2999"),
     ),
-    from: optional(isoDateSchema),
-    to: optional(isoDateSchema),
+    from: optional(monthSchema),
+    to: optional(monthSchema),
     compare: optional(z.enum(["true", "false"], { error: 'must be "true" or "false"' })).transform(
       (value) => value === "true",
     ),
@@ -119,12 +139,11 @@ export const reportQuerySchema = z
       ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
     }
     if (query.from !== undefined && query.to !== undefined) {
-      const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
-      if (days > 366 * 20) {
+      if (monthIndex(query.to) - monthIndex(query.from) >= MAX_REPORT_MONTHS) {
         ctx.addIssue({
           code: "custom",
           path: ["to"],
-          message: "must be at most 20 years after from",
+          message: `must be at most ${MAX_REPORT_MONTHS} months after from`,
         });
       }
     }
@@ -217,6 +236,7 @@ export const throughputRowSchema = z.object({
 export type ThroughputRow = z.infer<typeof throughputRowSchema>;
 
 export const periodFiguresSchema = z.object({
+  /** The period's first and last month, YYYY-MM. */
   from: z.string(),
   to: z.string(),
   /** One entry per REPORT_STAGES, in that order. */
