@@ -12,7 +12,7 @@ import { tableChartData, type ReportTable } from "../../common/report-tables.js"
 export interface DeanReportContent {
   /** The programme the report is about, or null for every programme. */
   programme: string | null;
-  /** The period, as ISO dates (YYYY-MM-DD), both ends included. */
+  /** The period's first and last month (YYYY-MM), both included. */
   period: { from: string; to: string };
   /** The cohort (year the records were created), when the report is limited to one. */
   cohort: number | null;
@@ -39,9 +39,18 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
 });
 
+const monthFormat = new Intl.DateTimeFormat("en-GB", {
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+/** A period's end as words: a month (YYYY-MM) as "September 2025", a date with its day. */
 export function formatPeriodDate(iso: string): string {
-  const date = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+  const month = /^\d{4}-\d{2}$/.test(iso);
+  const date = new Date(month ? `${iso}-01T00:00:00Z` : `${iso}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return iso;
+  return (month ? monthFormat : dateFormat).format(date);
 }
 
 export function periodText(period: { from: string; to: string }): string {

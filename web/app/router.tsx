@@ -83,6 +83,7 @@ export const routes: RouteObject[] = [
                 path: "examiners",
                 lazy: page(() => import("../features/admin/examiners/ExaminersPage.js"), "ExaminersPage"),
               },
+              { path: "reports", lazy: page(() => import("../features/admin/reports/ReportsPage.js"), "ReportsPage") },
             ],
           },
           // The examiner's page: no account, the mailed link's token after '#' (issue 9).

@@ -10,6 +10,7 @@ const LINKS = [
   { to: adminPaths.import, label: "Import/Export" },
   { to: adminPaths.users, label: "Users" },
   { to: adminPaths.examiners, label: "Examiners" },
+  { to: adminPaths.reports, label: "Reports" },
   { to: adminPaths.notices, label: "Notices" },
   { to: adminPaths.inbox, label: "Contact messages" },
 ] as const;

@@ -11,6 +11,7 @@ export const adminPaths = {
   notices: "/admin/notices",
   inbox: "/admin/inbox",
   examiners: "/admin/examiners",
+  reports: "/admin/reports",
 } as const;
 
 type ListLink = Partial<
