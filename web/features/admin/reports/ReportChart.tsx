@@ -62,6 +62,7 @@ export function ReportChart({ table }: { table: ReportTable }) {
           y={bar.y}
           width={Math.max(bar.width, 1)}
           height={bar.height}
+          data-value={bar.value}
           className={`report-chart__bar ${SERIES_CLASSES[bar.series % SERIES_CLASSES.length] ?? ""}`}
         />
       ))}
