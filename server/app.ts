@@ -34,6 +34,7 @@ import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
+import { reportRoutes } from "./reports/routes.js";
 import { reportDocumentRoutes } from "./reports/document-routes.js";
 import { documentRoutes } from "./documents/routes.js";
 import { documentReviewRoutes } from "./documents/review-routes.js";
@@ -227,6 +228,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(contactRoutes);
       await api.register(adminRoutes);
       await api.register(dashboardRoutes);
+      await api.register(reportRoutes);
       await api.register(reportDocumentRoutes);
       await api.register(documentRoutes);
       await api.register(documentReviewRoutes);

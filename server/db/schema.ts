@@ -341,6 +341,32 @@ export interface ExaminerWaitTotalsTable {
   n: number;
 }
 
+/** Per submission, the facts its history gives the Reports figures (migration 019). */
+export interface ReportJourneysTable {
+  submission_id: number;
+  /** The programme and cohort (year of creation) the facts were counted under. */
+  programme: string;
+  cohort: number;
+  /** JSON: ReportFact[] (server/db/report-rollups.ts). */
+  facts: string;
+}
+
+/**
+ * The Reports figures' rollups (migration 019): per figure, subject, programme ('' for all),
+ * cohort (0 for all), month and whole days, a count (SQLite, one row per key) or a change to one
+ * (PostgreSQL appends; the count is the sum of its rows).
+ */
+export interface ReportRollupsTable {
+  figure: string;
+  subject: string;
+  programme: string;
+  cohort: number;
+  month: string;
+  /** Whole days; -1 for a figure that counts without a duration. */
+  days: number;
+  n: number;
+}
+
 export interface Database {
   submissions: SubmissionsTable;
   submission_events: SubmissionEventsTable;
@@ -367,6 +393,8 @@ export interface Database {
   dashboard_counts: DashboardCountsTable;
   examiner_waits: ExaminerWaitsTable;
   examiner_wait_totals: ExaminerWaitTotalsTable;
+  report_journeys: ReportJourneysTable;
+  report_rollups: ReportRollupsTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;

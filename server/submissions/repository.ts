@@ -40,6 +40,7 @@ import {
 } from "../db/dialect.js";
 import type { Executor } from "../db/database.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
+import { refreshReportRollups } from "../db/report-rollups.js";
 
 /** Row types never leave this module. */
 
@@ -916,6 +917,11 @@ export async function insertSubmissionEvents(
       )
       .execute();
   }
+  // The Reports figures follow the history in the same transaction (decisions/025).
+  await refreshReportRollups(
+    db,
+    events.map((e) => e.submissionId),
+  );
 }
 
 export interface StoredSubmissionEvent extends NewSubmissionEvent {

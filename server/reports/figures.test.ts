@@ -1,0 +1,331 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Distribution, PeriodFigures, ReportQueryInput } from "../../common/reports.js";
+import { reportQuerySchema } from "../../common/reports.js";
+import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { createUser, type TestUser } from "../../testing/factories.js";
+import {
+  PROGRAMMES,
+  generateRecord,
+  insertExaminers,
+  seeded,
+  type GeneratedRecord,
+} from "../../testing/report-history.js";
+import { reportFigures } from "./service.js";
+
+/**
+ * The Reports figures over a generated history (issue 22): every expected count, median and
+ * percentile is computed here from the generator's own account of what it wrote, and compared
+ * with what the service answers from the rollups, on SQLite and PostgreSQL.
+ */
+
+const NOW = new Date("2026-01-15T12:00:00.000Z");
+const START = Date.parse("2024-01-01T00:00:00.000Z");
+const SETTINGS = { reportOverdueDays: 60 };
+
+let t: TestApp;
+let admin: TestUser;
+let student: TestUser;
+const records: GeneratedRecord[] = [];
+let examinerIds: number[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await createUser(t.db, "admin");
+  student = await createUser(t.db, "student");
+  examinerIds = await insertExaminers(t.db, 4);
+  const rng = seeded(22);
+  for (let i = 0; i < 90; i += 1) {
+    records.push(
+      await generateRecord(t.db, rng, examinerIds, { start: START, now: NOW.getTime() }),
+    );
+  }
+}, 120_000);
+afterAll(async () => {
+  await t.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// The expected figures, computed from the generator's account
+
+function days(from: string, to: string): number {
+  return Math.round((Date.parse(to.slice(0, 10)) - Date.parse(from.slice(0, 10))) / 86_400_000);
+}
+
+/** Nearest rank, from a plain sorted list (not the service's histogram walk). */
+function expectedDistribution(values: number[]): Distribution {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) =>
+    sorted.length === 0 ? null : (sorted[Math.ceil((p / 100) * sorted.length) - 1] ?? null);
+  return { count: sorted.length, median: at(50), p75: at(75), p90: at(90) };
+}
+
+function inPeriod(at: string | null, from: string, to: string): at is string {
+  return at !== null && at.slice(0, 7) >= from && at.slice(0, 7) <= to;
+}
+
+interface Scope {
+  programme?: string;
+  cohort?: number;
+}
+
+function chosen(scope: Scope): GeneratedRecord[] {
+  return records.filter(
+    (r) =>
+      (scope.programme === undefined || r.programme === scope.programme) &&
+      (scope.cohort === undefined || Number(r.createdAt.slice(0, 4)) === scope.cohort),
+  );
+}
+
+function expectedFigures(scope: Scope, from: string, to: string) {
+  const rs = chosen(scope);
+  const stages: Record<string, { days: number[]; unknown: number }> = {};
+  for (const stage of [
+    "awaiting_review",
+    "sent_to_department",
+    "nominations_ready",
+    "sent_to_examiners",
+    "corrections",
+  ]) {
+    stages[stage] = { days: [], unknown: 0 };
+  }
+  const span: number[] = [];
+  let spanUnknown = 0;
+  const legs: Record<string, number[]> = {};
+  const perExaminer = new Map<number, number[]>();
+  const outcomes: Record<string, number> = {};
+  const throughput = new Map<string, { entered: number; left: number }>();
+  const flow = (month: string, stage: string, what: "entered" | "left") => {
+    const key = `${month}|${stage}`;
+    const row = throughput.get(key) ?? { entered: 0, left: 0 };
+    row[what] += 1;
+    throughput.set(key, row);
+  };
+  let correctionsPending = 0;
+  for (const r of rs) {
+    for (const v of r.visits) {
+      const figure = stages[v.stage];
+      if (!figure) throw new Error(`unexpected stage ${v.stage}`);
+      if (inPeriod(v.start, from, to)) flow(v.start.slice(0, 7), v.stage, "entered");
+      if (inPeriod(v.end, from, to)) {
+        flow(v.end.slice(0, 7), v.stage, "left");
+        if (v.start === null) figure.unknown += 1;
+        else figure.days.push(days(v.start, v.end));
+      }
+    }
+    if (r.outcome) {
+      const { decision, releasedAt, approvedAt } = r.outcome;
+      const corrections = decision === "minor_corrections" || decision === "major_corrections";
+      if (corrections && approvedAt === null) correctionsPending += 1;
+      if (inPeriod(releasedAt, from, to)) {
+        outcomes[decision] = (outcomes[decision] ?? 0) + 1;
+        if (r.firstUpload === null) spanUnknown += 1;
+        else span.push(days(r.firstUpload, releasedAt));
+        if (corrections) flow(releasedAt.slice(0, 7), "corrections", "entered");
+      }
+      if (corrections && inPeriod(approvedAt, from, to)) {
+        flow(approvedAt.slice(0, 7), "corrections", "left");
+        stages.corrections?.days.push(days(releasedAt, approvedAt));
+      }
+    }
+    for (const x of r.examinations) {
+      const push = (leg: string, d: number) => {
+        const key = `${x.role}:${leg}`;
+        (legs[key] ??= []).push(d);
+      };
+      if (inPeriod(x.receivedAt, from, to)) push("link_to_download", days(x.sentAt, x.receivedAt));
+      if (x.receivedAt !== null && inPeriod(x.reportAt, from, to)) {
+        push("download_to_report", days(x.receivedAt, x.reportAt));
+      }
+      if (inPeriod(x.reportAt, from, to)) {
+        push("link_to_report", days(x.sentAt, x.reportAt));
+        const list = perExaminer.get(x.examinerId) ?? [];
+        list.push(days(x.sentAt, x.reportAt));
+        perExaminer.set(x.examinerId, list);
+      }
+    }
+  }
+  return { stages, span, spanUnknown, legs, perExaminer, outcomes, throughput, correctionsPending };
+}
+
+function compare(actual: PeriodFigures, scope: Scope) {
+  const expected = expectedFigures(scope, actual.from, actual.to);
+  for (const figure of actual.stages) {
+    const want = expected.stages[figure.stage];
+    expect(figure.days, figure.stage).toEqual(expectedDistribution(want?.days ?? []));
+    expect(figure.unknownHistory, figure.stage).toBe(want?.unknown ?? 0);
+  }
+  expect(actual.total.days).toEqual(expectedDistribution(expected.span));
+  expect(actual.total.unknownHistory).toBe(expected.spanUnknown);
+  for (const kind of actual.turnaround) {
+    for (const leg of ["link_to_download", "download_to_report", "link_to_report"] as const) {
+      expect(kind.legs[leg], `${kind.kind} ${leg}`).toEqual(
+        expectedDistribution(expected.legs[`${kind.kind}:${leg}`] ?? []),
+      );
+    }
+  }
+  for (const examiner of actual.examiners.items) {
+    expect(examiner.linkToReport).toEqual(
+      expectedDistribution(expected.perExaminer.get(examiner.examinerId) ?? []),
+    );
+    expect(examiner.examined).toBe(expected.perExaminer.get(examiner.examinerId)?.length ?? 0);
+  }
+  for (const { decision, count } of actual.outcomes.counts) {
+    expect(count, decision).toBe(expected.outcomes[decision] ?? 0);
+  }
+  expect(actual.outcomes.correctionsToApproval).toEqual(actual.stages[4]?.days);
+  expect(actual.outcomes.correctionsPending).toBe(expected.correctionsPending);
+  for (const row of actual.throughput) {
+    const want = expected.throughput.get(`${row.month}|${row.stage}`) ?? { entered: 0, left: 0 };
+    expect({ entered: row.entered, left: row.left }, `${row.month} ${row.stage}`).toEqual(want);
+  }
+  // Every expected flow falls on a row of the answer.
+  const listed = new Set(actual.throughput.map((row) => `${row.month}|${row.stage}`));
+  for (const key of expected.throughput.keys()) expect(listed.has(key), key).toBe(true);
+  return expected;
+}
+
+function query(input: ReportQueryInput) {
+  return reportQuerySchema.parse(input);
+}
+
+describe("the Reports figures from a generated history", () => {
+  it("the history has what the figures need: known and unknown histories, reversals, outcomes", () => {
+    expect(records.some((r) => !r.known && r.visits.some((v) => v.start === null && v.end))).toBe(
+      true,
+    );
+    expect(
+      records.some((r) => r.visits.filter((v) => v.stage === "sent_to_department").length > 1),
+    ).toBe(true);
+    expect(records.filter((r) => r.outcome).length).toBeGreaterThan(5);
+    expect(records.some((r) => r.outcome?.approvedAt)).toBe(true);
+  });
+
+  it("every figure of the whole history equals the one computed from the events written", async () => {
+    const figures = await reportFigures(
+      t.db,
+      query({ from: "2024-01", to: "2026-01" }),
+      NOW,
+      SETTINGS,
+    );
+    const expected = compare(figures.current, {});
+    expect(figures.previous).toBeNull();
+    // Not vacuous: the history filled the figures.
+    expect(figures.current.stages[0]?.days.count).toBeGreaterThan(10);
+    expect(figures.current.stages.some((s) => s.unknownHistory > 0)).toBe(true);
+    expect(figures.current.total.days.count).toBe(expected.span.length);
+    expect(figures.current.examiners.total).toBe(examinerIds.length);
+  });
+
+  it("filters by programme and by cohort, each and both", async () => {
+    const scopes: Scope[] = [
+      { programme: PROGRAMMES[0] },
+      { cohort: 2024 },
+      { programme: PROGRAMMES[1], cohort: 2025 },
+    ];
+    for (const scope of scopes) {
+      const figures = await reportFigures(
+        t.db,
+        query({
+          from: "2024-01",
+          to: "2026-01",
+          programme: scope.programme,
+          cohort: scope.cohort === undefined ? undefined : String(scope.cohort),
+        }),
+        NOW,
+        SETTINGS,
+      );
+      expect(figures.filters).toEqual({
+        programme: scope.programme ?? null,
+        cohort: scope.cohort ?? null,
+      });
+      compare(figures.current, scope);
+    }
+  });
+
+  it("a period and the same period a year earlier", async () => {
+    const figures = await reportFigures(
+      t.db,
+      query({ from: "2025-01", to: "2025-09", compare: "true" }),
+      NOW,
+      SETTINGS,
+    );
+    expect(figures.current.from).toBe("2025-01");
+    expect(figures.previous?.from).toBe("2024-01");
+    expect(figures.previous?.to).toBe("2024-09");
+    compare(figures.current, {});
+    if (!figures.previous) throw new Error("no previous period");
+    compare(figures.previous, {});
+    expect(figures.current.throughput.length).toBe(9 * 5);
+  });
+
+  it("without a period, the twelve months ending with the current month", async () => {
+    const figures = await reportFigures(t.db, query({}), NOW, SETTINGS);
+    expect(figures.current.from).toBe("2025-02");
+    expect(figures.current.to).toBe("2026-01");
+    compare(figures.current, {});
+  });
+
+  it("late reports now: links past their due date, most days late first", async () => {
+    const figures = await reportFigures(t.db, query({}), NOW, SETTINGS);
+    const today = NOW.toISOString().slice(0, 10);
+    const late = records.flatMap((r) =>
+      r.examinations.filter((x) => x.reportAt === null && x.dueOn < today),
+    );
+    expect(figures.late.total).toBe(late.length);
+    expect(figures.late.items.every((item) => item.knownBy === "link_due_date")).toBe(true);
+    const daysLate = figures.late.items.map((item) => item.daysLate);
+    expect(daysLate).toEqual([...daysLate].sort((a, b) => b - a));
+    for (const item of figures.late.items) expect(item.daysLate).toBeGreaterThan(0);
+    expect(late.length).toBeGreaterThan(0);
+  });
+});
+
+describe("GET /api/admin/reports", () => {
+  it("answers an administrator with the figures", async () => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/admin/reports?from=2024-01&to=2026-01&compare=true",
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.current.from).toBe("2024-01");
+    expect(body.previous.to).toBe("2025-01");
+    expect(body.current.stages).toHaveLength(5);
+  });
+
+  it("refuses a student and a visitor", async () => {
+    const asStudent = await t.app.inject({
+      method: "GET",
+      url: "/api/admin/reports",
+      headers: student.headers,
+    });
+    expect(asStudent.statusCode).toBe(403);
+    const anonymous = await t.app.inject({ method: "GET", url: "/api/admin/reports" });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it("names the field and why when the query is wrong", async () => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/admin/reports?from=2025-13&to=2024-01&cohort=abc",
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(400);
+    const text = res.body;
+    expect(text).toContain("from");
+    expect(text).toContain("must be a month (YYYY-MM)");
+    expect(text).toContain("cohort");
+    expect(text).not.toContain("    at ");
+  });
+
+  it("refuses a period that ends before it starts", async () => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/admin/reports?from=2025-06&to=2025-01",
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain("must not be before from");
+  });
+});

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { reportFiguresSchema, reportQuerySchema } from "../../common/reports.js";
+import { requireAdmin } from "../auth/plugin.js";
+import { reportFigures } from "./service.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The API token scope a route accepts (read by the API tokens' guard, built beside this
+     * slice); a session needs none.
+     */
+    tokenScope?: string;
+  }
+}
+
+/** The Reports figures (issue 22): administrators, or an API token with the "stats:read" scope. */
+export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/admin/reports",
+    {
+      preHandler: requireAdmin,
+      config: { tokenScope: "stats:read" },
+      schema: {
+        tags: ["reports"],
+        operationId: "getReportFigures",
+        summary: "Figures from the history: stage times, examiner turnaround, outcomes, throughput",
+        querystring: reportQuerySchema,
+        response: { 200: reportFiguresSchema },
+      },
+    },
+    async (request) => reportFigures(app.db, request.query, new Date(), app.config),
+  );
+};
