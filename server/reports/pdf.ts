@@ -80,7 +80,7 @@ export function printable(text: string): string {
 
 function cellText(value: string | number | null): string {
   if (value === null) return "-";
-  return typeof value === "number" ? String(value) : printable(value);
+  return typeof value === "number" ? value.toLocaleString("en-GB") : printable(value);
 }
 
 /** The report as a PDF document (a readable stream of its bytes; it ends by itself). */
