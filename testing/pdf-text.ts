@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import path from "node:path";
 import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
 
 /**
@@ -5,6 +7,11 @@ import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
  * spaces, whitespace runs made one space) and what each page draws: vector paths and images.
  * For the Reports tests (the dean's PDF) and the browser test that downloads it.
  */
+const STANDARD_FONTS = `${path.join(
+  path.dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")),
+  "standard_fonts",
+)}/`;
+
 export interface PdfReadBack {
   pageCount: number;
   pages: string[];
@@ -17,7 +24,12 @@ export interface PdfReadBack {
 
 export async function readPdf(bytes: Uint8Array): Promise<PdfReadBack> {
   const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false });
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    // The standard fonts' metrics, for drawing (getOperatorList); pdf.js warns without them.
+    standardFontDataUrl: STANDARD_FONTS,
+  });
   const doc = await task.promise;
   try {
     const pages: string[] = [];

@@ -1,4 +1,3 @@
-import { useId } from "react";
 import type { ReportCell, ReportTable } from "../../../../common/report-tables.js";
 
 function cellText(value: ReportCell): string {
@@ -12,11 +11,15 @@ function cellText(value: ReportCell): string {
  * (so they can be scrolled without a mouse) instead of widening the page.
  */
 export function ReportTableView({ table }: { table: ReportTable }) {
-  const captionId = useId();
   return (
-    <div className="report-table__scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+    <div
+      className="report-table__scroll"
+      role="region"
+      aria-label={`${table.title}, table`}
+      tabIndex={0}
+    >
       <table className="table report-table">
-        <caption id={captionId}>{table.title}</caption>
+        <caption>{table.title}</caption>
         <thead>
           <tr>
             {table.columns.map((column) => (

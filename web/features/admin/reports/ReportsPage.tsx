@@ -132,7 +132,7 @@ function Figures({
         {`Download ${title} as CSV`}
       </a>{" "}
       <a href={exportHref(filters, "xlsx", id)} download>
-        {`as XLSX`}
+        {`Download ${title} as XLSX`}
       </a>
     </>
   );
