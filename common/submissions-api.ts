@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_ROW_ID } from "./api.js";
 import { DOCUMENT_FILTERS } from "./documents-constants.js";
 import { overdueExaminationSchema } from "./examiners.js";
+import { LATE_KNOWN_BY } from "./reports-constants.js";
 import {
   DEFAULT_PAGE_SIZE,
   EXPORT_FORMATS,
@@ -356,6 +357,30 @@ export const overdueReportSchema = z.object({
 });
 export type OverdueReport = z.infer<typeof overdueReportSchema>;
 
+/**
+ * One late examiner report of the dashboard's one list (issue 22): late when its due date is
+ * before today (UTC), and how that is known: the link's due date, or, for a state typed by hand
+ * without a link, the day it was typed plus reportOverdueDays (common/reports.ts, lateReportSchema).
+ */
+export const dashboardLateReportSchema = z.object({
+  submissionId: z.number().int(),
+  studentName: z.string(),
+  indexNumber: z.string(),
+  role: z.enum(["internal", "external"]),
+  /** The examiner's state on the record. */
+  state: examinerStateSchema,
+  knownBy: z.enum(LATE_KNOWN_BY),
+  /** YYYY-MM-DD. */
+  dueOn: z.string(),
+  /** Whole days past the due date (today minus dueOn, at least 1). */
+  daysLate: z.number().int(),
+  /** When the link was sent, or when the state was typed. */
+  since: z.string(),
+  /** Known by a link: the examination, its examiner and reminders; null for a typed state. */
+  examination: overdueExaminationSchema.nullable(),
+});
+export type DashboardLateReport = z.infer<typeof dashboardLateReportSchema>;
+
 export const statsResponseSchema = z.object({
   totalSubmissions: z.number().int(),
   totalUsers: z.number().int(),
@@ -376,6 +401,13 @@ export const statsResponseSchema = z.object({
    */
   overdueExaminations: z.array(overdueExaminationSchema),
   overdueExaminationsTotal: z.number().int(),
+  /**
+   * The one list of late reports (issue 22): overdueExaminations and overdueReports together under
+   * one definition of late, the most days late first, at most OVERDUE_LIST_LIMIT; lateReportsTotal
+   * counts all (the two totals added: no report is in both).
+   */
+  lateReports: z.array(dashboardLateReportSchema),
+  lateReportsTotal: z.number().int(),
   /** Submissions with an uploaded document waiting for review / with one returned to the student. */
   documentsWaiting: z.number().int(),
   documentsReturned: z.number().int(),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExaminationState } from "../../common/examiners.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { createUser, makeSubmission, type TestUser } from "../../testing/factories.js";
+import { findLateReports } from "../examiners/late.js";
 import { dashboardStats } from "./service.js";
 
 /**
@@ -176,6 +177,41 @@ describe("overdue examinations on the dashboard", () => {
     // Abena's two examiners and Yaw's internal one have links; Esi's external examiner has none.
     expect(stats.overdueReports.map((r) => [r.id, r.examiner])).toEqual([[ids.c, "external"]]);
     expect(stats.overdueReportsTotal).toBe(1);
+  });
+
+  it("shows both kinds in one list with one definition of late, saying how each is known", async () => {
+    const stats = await dashboardStats(t.db, CONFIG, NOW);
+    // Esi's state was typed on 2025-06-01 (the record's last update): due 30 days later, on
+    // 2025-07-01, so 76 days late on 2025-09-15; the links' rows keep their due dates.
+    expect(
+      stats.lateReports.map((r) => [r.studentName, r.role, r.knownBy, r.dueOn, r.daysLate]),
+    ).toEqual([
+      ["Esi Quaye", "external", "typed_state", "2025-07-01", 76],
+      ["Abena Owusu", "external", "link_due_date", "2025-08-20", 26],
+      ["Abena Owusu", "internal", "link_due_date", "2025-09-01", 14],
+    ]);
+    expect(stats.lateReportsTotal).toBe(stats.overdueReportsTotal + stats.overdueExaminationsTotal);
+    expect(stats.lateReports[1]?.examination?.examinationId).toBe(ids.aExternal);
+    expect(stats.lateReports[0]?.examination).toBeNull();
+  });
+
+  it("a typed state is late from the day after its due date, as a link is", async () => {
+    // Typed on 2025-06-01 with 106 days allowed: due 2025-09-15, so not late on that day.
+    const onTheDay = await dashboardStats(t.db, { reportOverdueDays: 106 }, NOW);
+    expect(onTheDay.lateReports.map((r) => r.knownBy)).not.toContain("typed_state");
+    const dayAfter = await dashboardStats(t.db, { reportOverdueDays: 105 }, NOW);
+    expect(dayAfter.lateReports.find((r) => r.knownBy === "typed_state")?.daysLate).toBe(1);
+  });
+
+  it("is the same list the Reports figures give", async () => {
+    const stats = await dashboardStats(t.db, CONFIG, NOW);
+    const reports = await findLateReports(t.db, {}, "2025-09-15", CONFIG.reportOverdueDays, 50);
+    expect(reports.total).toBe(stats.lateReportsTotal);
+    expect(
+      reports.items.map((r) => [r.submissionId, r.role, r.knownBy, r.dueOn, r.daysLate]),
+    ).toEqual(
+      stats.lateReports.map((r) => [r.submissionId, r.role, r.knownBy, r.dueOn, r.daysLate]),
+    );
   });
 
   it("answers GET /api/admin/stats with the overdue examinations", async () => {

@@ -277,6 +277,8 @@ export interface OverdueExaminationRow {
   remindersSent: number;
   lastReminderAt: string | null;
   lastOpenedAt: string | null;
+  /** When the latest link was sent (the one late list says since when the report is owed). */
+  sentAt: string | null;
 }
 
 /**
@@ -307,6 +309,7 @@ export async function findOverdueExaminations(
       "e.due_on",
       "e.state",
       "e.last_opened_at",
+      "e.sent_at",
     ])
     .orderBy("e.due_on")
     .orderBy("e.id")
@@ -326,6 +329,7 @@ export async function findOverdueExaminations(
         "e.due_on",
         "e.state",
         "e.last_opened_at",
+        "e.sent_at",
         // Per row of the page, on the reminders' (examination_id, offset_days) index; a join to
         // the reminders grouped by examination would group every reminder ever sent.
         eb
@@ -358,6 +362,7 @@ export async function findOverdueExaminations(
       remindersSent: Number(row.sent ?? 0),
       lastReminderAt: row.last_at ?? null,
       lastOpenedAt: row.last_opened_at,
+      sentAt: row.sent_at,
     })),
   };
 }

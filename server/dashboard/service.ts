@@ -8,6 +8,7 @@ import {
 import {
   NONE,
   OVERDUE_LIST_LIMIT,
+  type DashboardLateReport,
   type OverdueReport,
   type StatsResponse,
 } from "../../common/submissions-api.js";
@@ -34,8 +35,10 @@ export async function dashboardStats(
 ): Promise<StatsResponse> {
   const months = lastTwelveMonths(now);
   const thisMonth = months[months.length - 1] ?? "";
-  const overdueBefore = nowIso(new Date(now.getTime() - config.reportOverdueDays * DAY_MS));
   const today = nowIso(now).slice(0, 10);
+  // One definition of late (issue 22, server/examiners/late.ts): a typed state is due
+  // reportOverdueDays after the day it was typed, and late once that day is before today.
+  const overdueBefore = `${addDays(today, -config.reportOverdueDays)}T00:00:00.000Z`;
 
   const [counts, totalUsers, documentsWaiting, documentsReturned, overdueExaminations] =
     await Promise.all([
@@ -81,6 +84,51 @@ export async function dashboardStats(
     .sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : a.id - b.id))
     .slice(0, OVERDUE_LIST_LIMIT);
 
+  const overdueExaminationRows = overdueExaminations.items.map(
+    ({ sentAt, ...row }): OverdueExamination & { sentAt: string | null } => ({
+      ...row,
+      daysOverdue: Math.round((Date.parse(today) - Date.parse(row.dueOn)) / DAY_MS),
+      sentAt,
+    }),
+  );
+  const lateReports: DashboardLateReport[] = [
+    ...overdueExaminationRows.map(
+      ({ sentAt, ...row }): DashboardLateReport => ({
+        submissionId: row.submissionId,
+        studentName: row.studentName,
+        indexNumber: row.indexNumber,
+        role: row.role,
+        state: row.state === "received" ? "received" : "awaiting",
+        knownBy: "link_due_date",
+        dueOn: row.dueOn,
+        daysLate: row.daysOverdue,
+        since: sentAt ?? row.dueOn,
+        examination: row,
+      }),
+    ),
+    ...overdueReports.map((report): DashboardLateReport => {
+      const dueOn = addDays(report.since.slice(0, 10), config.reportOverdueDays);
+      return {
+        submissionId: report.id,
+        studentName: report.studentName,
+        indexNumber: report.indexNumber,
+        role: report.examiner,
+        state: report.state,
+        knownBy: "typed_state",
+        dueOn,
+        daysLate: Math.round((Date.parse(today) - Date.parse(dueOn)) / DAY_MS),
+        since: report.since,
+        examination: null,
+      };
+    }),
+  ]
+    .sort(
+      (a, b) =>
+        b.daysLate - a.daysLate || a.submissionId - b.submissionId || a.role.localeCompare(b.role),
+    )
+    .slice(0, OVERDUE_LIST_LIMIT);
+  const overdueReportsTotal = waiting.reduce((sum, w) => sum + w.total, 0);
+
   return {
     totalSubmissions,
     totalUsers,
@@ -97,19 +145,20 @@ export async function dashboardStats(
       ) as StatsResponse["perExaminerState"]["external"],
     },
     overdueReports,
-    overdueReportsTotal: waiting.reduce((sum, w) => sum + w.total, 0),
+    overdueReportsTotal,
     reportOverdueDays: config.reportOverdueDays,
-    overdueExaminations: overdueExaminations.items.map(
-      (row): OverdueExamination => ({
-        ...row,
-        daysOverdue: Math.round((Date.parse(today) - Date.parse(row.dueOn)) / DAY_MS),
-      }),
-    ),
+    overdueExaminations: overdueExaminationRows.map(({ sentAt: _sent, ...row }) => row),
     overdueExaminationsTotal: overdueExaminations.total,
+    lateReports,
+    lateReportsTotal: overdueReportsTotal + overdueExaminations.total,
     documentsWaiting,
     documentsReturned,
     perMonth: months.map((month) => ({ month, count: counts.month.get(month) ?? 0 })),
   };
+}
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(date) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 function sum(values: Iterable<number>): number {

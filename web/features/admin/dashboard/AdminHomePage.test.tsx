@@ -52,6 +52,47 @@ const stats: StatsResponse = {
     },
   ],
   overdueExaminationsTotal: 1,
+  // The one list: both of the above under one definition of late, the most days late first.
+  lateReports: [
+    {
+      submissionId: 17,
+      studentName: "Kwesi Appiah",
+      indexNumber: "PG5550001",
+      role: "external",
+      state: "awaiting",
+      knownBy: "typed_state",
+      dueOn: "2025-03-11",
+      daysLate: 36,
+      since: "2025-01-10T00:00:00.000Z",
+      examination: null,
+    },
+    {
+      submissionId: 31,
+      studentName: "Efua Sarpong",
+      indexNumber: "PG5550002",
+      role: "external",
+      state: "awaiting",
+      knownBy: "link_due_date",
+      dueOn: "2025-03-01",
+      daysLate: 19,
+      since: "2025-01-30T00:00:00.000Z",
+      examination: {
+        examinationId: 77,
+        submissionId: 31,
+        indexNumber: "PG5550002",
+        studentName: "Efua Sarpong",
+        role: "external",
+        examinerName: "Grace Owusu",
+        dueOn: "2025-03-01",
+        daysOverdue: 19,
+        remindersSent: 2,
+        lastReminderAt: "2025-03-15T08:00:00.000Z",
+        lastOpenedAt: null,
+        state: "sent",
+      },
+    },
+  ],
+  lateReportsTotal: 2,
   documentsWaiting: 6,
   documentsReturned: 3,
   perMonth: [
@@ -132,22 +173,45 @@ describe("admin dashboard", () => {
     );
   });
 
-  it("lists overdue examiner reports with a link to each submission", async () => {
+  it("lists late examiner reports in one list, saying how each is known, with a link to each submission", async () => {
     setup();
-    const overdue = await screen.findByRole("region", { name: "Overdue examiner reports" });
-    expect(within(overdue).getByRole("link", { name: "Kwesi Appiah" })).toHaveAttribute(
+    const late = await screen.findByRole("region", { name: "Late examiner reports" });
+    expect(within(late).getByRole("link", { name: "Kwesi Appiah" })).toHaveAttribute(
       "href",
       "/admin/all_submissions?q=PG5550001&open=17",
     );
-    expect(within(overdue).getByRole("cell", { name: "96" })).toBeInTheDocument();
-    expect(within(overdue).getByText(/more than 60 days/)).toBeInTheDocument();
+    const typed = within(late).getByRole("link", { name: "Kwesi Appiah" }).closest("tr")!;
+    expect(
+      within(typed)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      "Kwesi AppiahPG5550001",
+      "External examinerAwaiting",
+      "State typed by hand",
+      "11 March 2025",
+      "36",
+      "No link",
+      "None",
+      "No link",
+      "",
+    ]);
+    expect(within(late).getByText(/due 60 days after it was typed/)).toBeInTheDocument();
+    // The most days late first.
+    const names = within(late)
+      .getAllByRole("link")
+      .map((link) => link.textContent);
+    expect(names).toEqual(["Kwesi Appiah", "Efua Sarpong"]);
+    // The two lists of before are gone: one list, one heading.
+    expect(screen.queryByRole("region", { name: "Overdue examiner reports" })).toBeNull();
+    expect(screen.queryByRole("region", { name: "Reports past their due date" })).toBeNull();
   });
 
-  it("lists reports past their due date with the reminders sent and the last time the link was opened", async () => {
+  it("lists a report late by its link's due date with the reminders sent and the last time the link was opened", async () => {
     setup();
-    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
-    const row = within(overdue).getByRole("link", { name: "Efua Sarpong" }).closest("tr")!;
-    expect(within(overdue).getByRole("link", { name: "Efua Sarpong" })).toHaveAttribute(
+    const late = await screen.findByRole("region", { name: "Late examiner reports" });
+    const row = within(late).getByRole("link", { name: "Efua Sarpong" }).closest("tr")!;
+    expect(within(late).getByRole("link", { name: "Efua Sarpong" })).toHaveAttribute(
       "href",
       "/admin/all_submissions?q=PG5550002&open=31",
     );
@@ -157,6 +221,7 @@ describe("admin dashboard", () => {
     expect(cells).toEqual([
       "Efua SarpongPG5550002",
       "Grace OwusuExternal · Link sent",
+      "Link's due date",
       "1 March 2025",
       "19",
       "2",
@@ -178,7 +243,7 @@ describe("admin dashboard", () => {
         }),
       },
     ]);
-    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
+    const overdue = await screen.findByRole("region", { name: "Late examiner reports" });
     await user.click(
       within(overdue).getByRole("button", {
         name: "Send reminder to Grace Owusu (external examiner of Efua Sarpong)",
@@ -217,7 +282,7 @@ describe("admin dashboard", () => {
         }),
       },
     ]);
-    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
+    const overdue = await screen.findByRole("region", { name: "Late examiner reports" });
     await user.click(
       within(overdue).getByRole("button", { name: /^Send reminder to Grace Owusu/ }),
     );
@@ -230,10 +295,12 @@ describe("admin dashboard", () => {
   });
 
   it("says when no report is past its due date", async () => {
-    setup({ body: { ...stats, overdueExaminations: [], overdueExaminationsTotal: 0 } });
-    const overdue = await screen.findByRole("region", { name: "Reports past their due date" });
-    expect(within(overdue).getByText("No report is past its due date.")).toBeInTheDocument();
-    expect(within(overdue).queryByRole("table")).not.toBeInTheDocument();
+    setup({ body: { ...stats, lateReports: [], lateReportsTotal: 0 } });
+    const late = await screen.findByRole("region", { name: "Late examiner reports" });
+    expect(
+      within(late).getByText("No examiner report is past its due date. Nothing to chase today."),
+    ).toBeInTheDocument();
+    expect(within(late).queryByRole("table")).not.toBeInTheDocument();
   });
 
   it("gives the monthly chart's figures as a table for screen readers", async () => {

@@ -8,12 +8,11 @@ import {
   SGS_STAGE_LABELS,
 } from "../../../../common/workflow.js";
 import { Loading } from "../../../components/ui/Loading.js";
-import { formatDate } from "../../../lib/format.js";
 import { LoadError } from "../components/LoadError.js";
 import { adminPaths, submissionsListHref } from "../paths.js";
 import { useStats } from "./api/get-stats.js";
 import { MonthlyChart } from "./MonthlyChart.js";
-import { OverdueExaminations } from "./OverdueExaminations.js";
+import { LateReports } from "./LateReports.js";
 import "./dashboard.css";
 
 const todayFormat = new Intl.DateTimeFormat("en-GB", {
@@ -145,62 +144,11 @@ function DashboardDetails({ stats }: { stats: StatsResponse }) {
         })}
       </div>
 
-      <OverdueExaminations
-        rows={stats.overdueExaminations}
-        total={stats.overdueExaminationsTotal}
+      <LateReports
+        rows={stats.lateReports}
+        total={stats.lateReportsTotal}
+        overdueDays={stats.reportOverdueDays}
       />
-
-      <section aria-labelledby="overdue-title" className="card dashboard-section">
-        <h2 id="overdue-title">Overdue examiner reports</h2>
-        <p className="muted">
-          Reports waiting more than {stats.reportOverdueDays} days, longest first
-          {stats.overdueReportsTotal > stats.overdueReports.length
-            ? ` (showing ${stats.overdueReports.length} of ${stats.overdueReportsTotal})`
-            : ""}
-          .
-        </p>
-        {stats.overdueReports.length === 0 ? (
-          <p className="empty">No examiner report is overdue. Nothing to chase today.</p>
-        ) : (
-          <div className="table-wrap overdue-table">
-            <table className="table">
-              <caption className="visually-hidden">Overdue examiner reports</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Student</th>
-                  <th scope="col">Index number</th>
-                  <th scope="col">Examiner</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Since</th>
-                  <th scope="col">Days waiting</th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.overdueReports.map((report) => (
-                  <tr key={`${report.id}-${report.examiner}`}>
-                    <td>
-                      <Link to={submissionsListHref({ q: report.indexNumber, open: report.id })}>
-                        {report.studentName}
-                      </Link>
-                    </td>
-                    <td>{report.indexNumber}</td>
-                    <td>{report.examiner === "internal" ? "Internal" : "External"}</td>
-                    <td>
-                      <span className="chip chip--amber">
-                        {EXAMINER_STATE_LABELS[report.state]}
-                      </span>
-                    </td>
-                    <td>{formatDate(report.since)}</td>
-                    <td>
-                      <strong>{report.days}</strong>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
 
       <section aria-labelledby="per-month-title" className="card dashboard-section">
         <h2 id="per-month-title">New submissions</h2>
