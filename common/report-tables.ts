@@ -14,12 +14,15 @@ import {
   REPORT_STAGE_LABELS,
   TURNAROUND_LEGS,
   TURNAROUND_LEG_LABELS,
-  type Distribution,
-  type ExaminerFigure,
-  type LateReports,
-  type PeriodFigures,
-  type ReportFigures,
   type ReportStage,
+} from "./reports-constants.js";
+// Types only: the page's chunk needs no zod for these tables.
+import type {
+  Distribution,
+  ExaminerFigure,
+  LateReports,
+  PeriodFigures,
+  ReportFigures,
 } from "./reports.js";
 
 export type ReportCell = string | number | null;
