@@ -53,7 +53,14 @@ export async function reportDocumentData(
     settings,
     EXPORT_LATE_LIMIT,
   );
-  const tables = reportTables(figures, examiners.slice(0, EXPORT_EXAMINER_LIMIT));
+  const tables = reportTables(figures, examiners.slice(0, EXPORT_EXAMINER_LIMIT)).map((table) =>
+    table.id === "examiners" && total > EXPORT_EXAMINER_LIMIT
+      ? {
+          ...table,
+          note: `${table.note ?? ""} The first ${EXPORT_EXAMINER_LIMIT.toLocaleString("en-GB")} by name are listed.`.trim(),
+        }
+      : table,
+  );
   return {
     figures,
     tables,
