@@ -23,6 +23,7 @@
 //
 // `npm run bench -- api`, `-- bulk`, `-- upload`, `-- load`, `-- render` run those parts alone;
 // `-- oai` runs OAI-PMH and the public list at scale (scripts/bench-oai.ts), only when asked.
+// `npm run bench -- reports-pdf`: the dean's PDF for a year of one programme (scripts/bench-reports-pdf.ts).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -61,6 +62,7 @@ import { benchBulk } from "./bench-bulk.js";
 import { benchRender } from "./bench-render.js";
 import { benchOai } from "./bench-oai.js";
 import { benchReports } from "./bench-reports.js";
+import { benchReportsPdf } from "./bench-reports-pdf.js";
 
 interface Options {
   size: number;
@@ -549,6 +551,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   render: benchRender,
   oai: benchOai,
   reports: benchReports,
+  "reports-pdf": benchReportsPdf,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];
 const run = part ? part(argv.slice(1)) : benchAll(argv);

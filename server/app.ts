@@ -35,6 +35,7 @@ import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { reportRoutes } from "./reports/routes.js";
+import { reportDocumentRoutes } from "./reports/document-routes.js";
 import { documentRoutes } from "./documents/routes.js";
 import { documentReviewRoutes } from "./documents/review-routes.js";
 import { examinerRoutes } from "./examiners/routes.js";
@@ -237,6 +238,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(adminRoutes);
       await api.register(dashboardRoutes);
       await api.register(reportRoutes);
+      await api.register(reportDocumentRoutes);
       await api.register(documentRoutes);
       await api.register(documentReviewRoutes);
       await api.register(examinerRoutes);

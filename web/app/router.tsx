@@ -94,6 +94,7 @@ export const routes: RouteObject[] = [
                 path: "library",
                 lazy: page(() => import("../features/admin/publication/LibraryPage.js"), "LibraryPage"),
               },
+              { path: "reports", lazy: page(() => import("../features/admin/reports/ReportsPage.js"), "ReportsPage") },
             ],
           },
           // The examiner's page: no account, the mailed link's token after '#' (issue 9).

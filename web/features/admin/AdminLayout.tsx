@@ -12,6 +12,7 @@ const LINKS = [
   { to: adminPaths.examiners, label: "Examiners" },
   { to: adminPaths.publication, label: "Publication" },
   { to: adminPaths.library, label: "Library" },
+  { to: adminPaths.reports, label: "Reports" },
   { to: adminPaths.notices, label: "Notices" },
   { to: adminPaths.inbox, label: "Contact messages" },
 ] as const;

@@ -13,6 +13,7 @@ export const adminPaths = {
   examiners: "/admin/examiners",
   publication: "/admin/publication",
   library: "/admin/library",
+  reports: "/admin/reports",
 } as const;
 
 type ListLink = Partial<
