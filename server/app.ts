@@ -33,6 +33,8 @@ import { submissionRoutes } from "./submissions/routes.js";
 import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
+import { apiTokenRoutes } from "./admin/tokens-routes.js";
+import { apiTokenAudit } from "./admin/api-token-audit.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { documentRoutes } from "./documents/routes.js";
 import { documentReviewRoutes } from "./documents/review-routes.js";
@@ -195,6 +197,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     transform: jsonSchemaTransform,
   });
   await app.register(authPlugin, { db, config });
+  await app.register(apiTokenAudit);
   // Delivers the mail outbox while the app runs, when config.mailWorker is on (not in tests).
   await app.register(mailWorker);
   await app.register(housekeeping);
@@ -233,6 +236,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(reminderRoutes);
       await api.register(ssoRoutes);
       await api.register(samlRoutes);
+      await api.register(apiTokenRoutes);
     },
     { prefix: "/api" },
   );

@@ -40,7 +40,13 @@ export type AuditEvent =
   | "sso.signed_in"
   | "sso.refused"
   | "sso.account_created"
-  | "sso.signed_out";
+  | "sso.signed_out"
+  // API tokens (issue 21, docs/decisions/022-api-tokens.md): made, revoked, and every write made
+  // with one or scope refused to one, with the token's name.
+  | "api_token.created"
+  | "api_token.revoked"
+  | "api_token.used"
+  | "api_token.refused";
 
 export interface AuditEntry {
   event: AuditEvent;

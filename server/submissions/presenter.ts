@@ -34,6 +34,9 @@ export function presentSubmission(s: Submission, documentsToReview: number): Sub
     thesisTitle: s.thesisTitle,
     thesisAbstract: s.thesisAbstract,
     documentsToReview,
+    financialClearanceBy: s.documents.financialClearance.submitted
+      ? (s.financialClearanceBy ?? null)
+      : null,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     version: s.version,
