@@ -24,6 +24,13 @@ declare module "fastify" {
      */
     apiToken: ApiTokenPrincipal | null;
   }
+  interface FastifyInstance {
+    /**
+     * Every API route with the scope a token needs to call it (none: tokens refused), gathered as
+     * routes are added: the scope tests walk it, so a new route cannot escape them.
+     */
+    apiRoutes: ApiRouteEntry[];
+  }
   interface FastifyContextConfig {
     /**
      * This GET route reads the session in the same statement as its own data (the status read,
@@ -37,6 +44,13 @@ declare module "fastify" {
      */
     tokenScope?: ApiTokenScope;
   }
+}
+
+/** One route as apiRoutes lists it. */
+export interface ApiRouteEntry {
+  method: string;
+  url: string;
+  tokenScope: ApiTokenScope | null;
 }
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -65,6 +79,16 @@ export const authPlugin = fp(
     app.decorateRequest("user", null);
     app.decorateRequest("authVia", null);
     app.decorateRequest("apiToken", null);
+    const apiRoutes: ApiRouteEntry[] = [];
+    app.decorate("apiRoutes", apiRoutes);
+    app.addHook("onRoute", (route) => {
+      if (!route.url.startsWith("/api/")) return;
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const scope = (route.config as { tokenScope?: ApiTokenScope } | undefined)?.tokenScope;
+      for (const method of methods) {
+        apiRoutes.push({ method, url: route.url, tokenScope: scope ?? null });
+      }
+    });
 
     /** The same-origin check and the /api/admin guard, once the session is known. */
     const guard = (request: FastifyRequest): void => {
