@@ -58,6 +58,7 @@ import { benchUpload } from "./bench-upload.js";
 import { addBenchExaminations, timeDashboard, type DashboardFigure } from "./bench-dashboard.js";
 import { benchBulk } from "./bench-bulk.js";
 import { benchRender } from "./bench-render.js";
+import { benchTokens } from "./bench-tokens.js";
 
 interface Options {
   size: number;
@@ -544,6 +545,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   api: benchApi,
   bulk: benchBulk,
   render: benchRender,
+  tokens: benchTokens,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];
 const run = part ? part(argv.slice(1)) : benchAll(argv);

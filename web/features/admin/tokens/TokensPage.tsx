@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   API_TOKEN_SCOPES,
   API_TOKEN_SCOPE_LABELS,
@@ -48,6 +48,11 @@ export function TokensPage() {
   const scopesRef = useRef<HTMLInputElement>(null);
   const newTokenRef = useRef<HTMLHeadingElement>(null);
 
+  // The new token's panel takes the focus once shown, so a screen reader reads it out.
+  useEffect(() => {
+    if (created) newTokenRef.current?.focus();
+  }, [created]);
+
   const toggleScope = (scope: ApiTokenScope, on: boolean) =>
     setScopes((current) =>
       on ? [...current.filter((s) => s !== scope), scope] : current.filter((s) => s !== scope),
@@ -75,8 +80,6 @@ export function TokensPage() {
         setCopied(null);
         setName("");
         setScopes([]);
-        // The new token's panel takes the focus, so a screen reader reads it out.
-        setTimeout(() => newTokenRef.current?.focus(), 0);
       },
       onError: (error) => {
         if (error instanceof ApiError && error.fields.length > 0) {
