@@ -5,7 +5,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/database.js";
 import { AppError, forbidden, rateLimited, unauthorized } from "../errors.js";
 import { checkApiToken, isApiToken, type ApiTokenPrincipal } from "./api-tokens.js";
-import { countRequest } from "./rate-limit-store.js";
+import { tokenRequestCounter } from "./api-token-limits.js";
 import { describeWait } from "./rate-limits.js";
 import { SESSION_COOKIE, findSessionUser, type SessionUser } from "./session.js";
 
@@ -75,7 +75,7 @@ export const TOKEN_AND_COOKIE_MESSAGE =
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { db: Db; config: Config }) => {
     const publicOrigin = new URL(opts.config.publicUrl).origin;
-    const tokenLimit = opts.config.rateLimits.apiTokens;
+    const countTokenRequest = tokenRequestCounter(opts.db, opts.config.rateLimits.apiTokens);
     app.decorateRequest("user", null);
     app.decorateRequest("authVia", null);
     app.decorateRequest("apiToken", null);
@@ -134,13 +134,8 @@ export const authPlugin = fp(
       if (!checked.ok) throw unauthorized(checked.message);
       request.apiToken = checked.principal;
       // Counted in the shared limit store, so every server spends one budget per token.
-      const hit = await countRequest(
-        opts.db,
-        `api-token:${checked.principal.id}`,
-        tokenLimit.windowMs,
-      );
-      if (hit.count > tokenLimit.max) {
-        const waitMs = Math.max(0, Date.parse(hit.resetsAt) - Date.now());
+      const { over, waitMs } = await countTokenRequest(checked.principal.id);
+      if (over) {
         void reply.header("retry-after", Math.max(1, Math.ceil(waitMs / 1000)));
         throw rateLimited(
           `Too many requests with this API token. Please wait ${describeWait(waitMs)} and try again.`,
