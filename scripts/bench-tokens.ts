@@ -251,7 +251,7 @@ async function benchOne(kind: Kind, options: Options): Promise<void> {
     [
       `### API token against cookie session, status read (${database})`,
       "",
-      `Measured ${started.toISOString().replace("T", " ").slice(0, 16)} UTC by \`npm run bench -- tokens --database ${kind}\` on ${os.cpus()[0]?.model ?? "unknown CPU"} (${os.cpus().length} cores), Node ${process.version}; /proc/loadavg ${loadAtStart} at start, ${loadAverage()} at the end (the machine is shared).`,
+      `Measured ${started.toISOString().replace("T", " ").slice(0, 16)} UTC by \`npm run bench -- tokens --database ${options.kinds.length > 1 ? "both" : kind}\` on ${os.cpus()[0]?.model ?? "unknown CPU"} (${os.cpus().length} cores), Node ${process.version}; /proc/loadavg ${loadAtStart} at start, ${loadAverage()} at the end (the machine is shared).`,
       `One app server (ETS_WORKERS=1), the sample data; GET /api/submissions/:indexNumber as an administrator, with the ets_session cookie or with an API token holding submissions:read; autocannon with ${options.connections} connections, ${options.durationSeconds} s per run after a 3 s warm-up, median of ${options.rounds} rounds, alternating.`,
       "",
       summary,

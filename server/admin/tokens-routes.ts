@@ -103,6 +103,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const existing = await findApiToken(app.db, id);
       if (!existing) throw notFound("No API token has this id.");
+      app.forgetApiToken(id);
       await app.db.transaction().execute(async (trx) => {
         if (await revokeApiToken(trx, id, admin.id)) {
           await recordAudit(trx, {
@@ -113,6 +114,8 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
           });
         }
       });
+      // Again once revoked: a request between the first forget and the commit may have read it.
+      app.forgetApiToken(id);
       const data = await findApiToken(app.db, id);
       if (!data) throw notFound("No API token has this id.");
       return { data };

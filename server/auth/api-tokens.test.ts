@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { API_TOKEN_SCOPES, type ApiTokenScope } from "../../common/api-tokens.js";
 import { addSubmission, SITE, signedInAdmin, signedInStudent } from "../../testing/accounts.js";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
+import { API_TOKEN_CACHE_MS, apiTokenChecker } from "./api-tokens.js";
 import { TOKEN_AND_COOKIE_MESSAGE } from "./plugin.js";
 
 /**
@@ -128,17 +129,42 @@ describe("scopes against every registered route", () => {
 });
 
 describe("a token's life", () => {
-  it("is refused with 401 once expired", async () => {
-    const { id, token } = await createToken("expiring", ["stats:read"], 1);
+  it("is refused with 401 once expired, at once", async () => {
+    const { token } = await createToken("expiring", ["stats:read"], 1);
     expect((await withToken(token, "GET", "/api/admin/stats")).statusCode).toBe(200);
+    // Only the clock moves on (a day and a minute): the token just read is not read again.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 24 * 60 * 60 * 1000 + 60_000);
+      const res = await withToken(token, "GET", "/api/admin/stats");
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toMatch(/expired/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("is refused by another server within two seconds of being revoked, by this one at once", async () => {
+    const { id, token } = await createToken("two servers", ["stats:read"]);
+    const here = apiTokenChecker(t.db);
+    const there = apiTokenChecker(t.db);
+    const now = new Date();
+    expect((await here.check(token, "127.0.0.1", now)).ok).toBe(true);
+    expect((await there.check(token, "127.0.0.1", now)).ok).toBe(true);
     await t.db
       .updateTable("api_tokens")
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .set({ revoked_at: now.toISOString() })
       .where("id", "=", id)
       .execute();
-    const res = await withToken(token, "GET", "/api/admin/stats");
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toMatch(/expired/);
+    here.forget(id);
+    expect((await here.check(token, "127.0.0.1", now)).ok).toBe(false);
+    const soon = new Date(now.getTime() + 1000);
+    expect((await there.check(token, "127.0.0.1", soon)).ok).toBe(true);
+    const later = new Date(now.getTime() + API_TOKEN_CACHE_MS);
+    expect(await there.check(token, "127.0.0.1", later)).toEqual({
+      ok: false,
+      message: "This API token has been revoked.",
+    });
   });
 
   it("is refused with 401 once revoked, and the list says so", async () => {

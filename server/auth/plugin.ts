@@ -4,7 +4,7 @@ import type { ApiTokenScope } from "../../common/api-tokens.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/database.js";
 import { AppError, forbidden, rateLimited, unauthorized } from "../errors.js";
-import { checkApiToken, isApiToken, type ApiTokenPrincipal } from "./api-tokens.js";
+import { apiTokenChecker, isApiToken, type ApiTokenPrincipal } from "./api-tokens.js";
 import { tokenRequestCounter } from "./api-token-limits.js";
 import { describeWait } from "./rate-limits.js";
 import { SESSION_COOKIE, findSessionUser, type SessionUser } from "./session.js";
@@ -30,6 +30,8 @@ declare module "fastify" {
      * routes are added: the scope tests walk it, so a new route cannot escape them.
      */
     apiRoutes: ApiRouteEntry[];
+    /** Forgets a token this server read (call it when revoking: refused here at once). */
+    forgetApiToken(tokenId: number): void;
   }
   interface FastifyContextConfig {
     /**
@@ -76,6 +78,8 @@ export const authPlugin = fp(
   async (app: FastifyInstance, opts: { db: Db; config: Config }) => {
     const publicOrigin = new URL(opts.config.publicUrl).origin;
     const countTokenRequest = tokenRequestCounter(opts.db, opts.config.rateLimits.apiTokens);
+    const apiTokens = apiTokenChecker(opts.db);
+    app.decorate("forgetApiToken", (tokenId: number) => apiTokens.forget(tokenId));
     app.decorateRequest("user", null);
     app.decorateRequest("authVia", null);
     app.decorateRequest("apiToken", null);
@@ -130,7 +134,7 @@ export const authPlugin = fp(
       if (request.cookies[SESSION_COOKIE] !== undefined) {
         throw new AppError("validation", TOKEN_AND_COOKIE_MESSAGE);
       }
-      const checked = await checkApiToken(opts.db, token, request.ip);
+      const checked = await apiTokens.check(token, request.ip);
       if (!checked.ok) throw unauthorized(checked.message);
       request.apiToken = checked.principal;
       // Counted in the shared limit store, so every server spends one budget per token.

@@ -184,8 +184,16 @@ class RowChecker {
    * are the spreadsheet's columns, the values text, a number or null; then the same checks as a
    * spreadsheet row.
    */
-  checkJson(values: Record<string, unknown>, row: number): SubmissionFields | null {
+  checkJson(values: unknown, row: number): SubmissionFields | null {
     this.rows += 1;
+    if (typeof values !== "object" || values === null || Array.isArray(values)) {
+      this.problems.push({
+        row,
+        column: null,
+        reason: "must be an object whose keys are the spreadsheet's columns",
+      });
+      return null;
+    }
     const record: Record<string, string> = {};
     let wrong = false;
     for (const [key, value] of Object.entries(values)) {
@@ -354,7 +362,7 @@ export async function applyImport(
 export async function applyRecords(
   ctx: SubmissionContext,
   admin: SessionUser,
-  records: readonly Record<string, unknown>[],
+  records: readonly unknown[],
   within?: (trx: Executor, result: ImportResult) => Promise<void>,
 ): Promise<ImportResult> {
   const checker = new RowChecker();

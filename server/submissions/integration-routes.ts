@@ -30,7 +30,7 @@ const clearanceAnswerSchema = z.object({
 const upsertBodySchema = z.object({
   // Each record is checked by the import's own rules (import.ts), whose problem list is capped.
   records: z
-    .array(z.record(z.string(), z.unknown()))
+    .array(z.unknown())
     .min(1, "must hold at least one record")
     .max(
       SHEET_LIMITS.maxRows,
@@ -153,7 +153,14 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       } catch (error) {
         // The same key sent twice at once: the one that committed answers both.
-        if (isUniqueViolation(error) && (await replay())) return reply;
+        if (isUniqueViolation(error)) {
+          if (await replay()) return reply;
+          // Another request added some of these index numbers at the same moment: not kept, so
+          // the same key may be sent again.
+          throw conflict(
+            "Another request added some of these index numbers at the same moment; nothing was changed. Send the request again.",
+          );
+        }
         // A rejected list is the key's answer too; a conflict or an outage is not (sent again, it
         // may succeed).
         if (error instanceof AppError && error.code === "validation") {

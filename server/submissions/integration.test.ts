@@ -263,6 +263,14 @@ describe("the registrar's upsert", () => {
     expect(again.body).toBe(res.body);
   });
 
+  it("lists records that are not objects as problems of their own, capped like the rest", async () => {
+    const res = await upsert("not-objects", [1, "two", null, ["x"]] as unknown as object[]);
+    expect(res.statusCode).toBe(400);
+    const errors = res.json<{ errors: { row: number; reason: string }[] }>().errors;
+    expect(errors.map((e) => e.row)).toEqual([1, 2, 3, 4]);
+    expect(errors[0]?.reason).toMatch(/must be an object/);
+  });
+
   it("needs an Idempotency-Key, naming the header", async () => {
     const res = await upsert(null, records);
     expect(res.statusCode).toBe(400);
