@@ -119,9 +119,6 @@ export const authPlugin = fp(
       }
     };
 
-    // A callback hook, not an async one: a request with nothing to look up (no token, or a route
-    // that reads its session itself) goes on at once, without a promise. A throw here, in guard
-    // included, is Fastify's to turn into the error answer.
     /**
      * A request with an API token: the token must be live, within its own request limit, and hold
      * the scope the route names (config.tokenScope); a route naming none refuses it.
@@ -159,6 +156,9 @@ export const authPlugin = fp(
       guard(request);
     };
 
+    // A callback hook, not an async one: a request with nothing to look up (no token, or a route
+    // that reads its session itself) goes on at once, without a promise. A throw here, in guard
+    // included, is Fastify's to turn into the error answer.
     app.addHook("onRequest", (request, reply, done) => {
       const apiToken = apiTokenOf(request);
       if (!request.url.startsWith("/api/")) {
