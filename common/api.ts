@@ -29,6 +29,8 @@ export const submissionStatusViewSchema = z.object({
       label: z.string(),
       submitted: z.boolean(),
       receivedOn: z.string().nullable(),
+      /** Which system marked it (an API token's name, issue 21), and when; absent otherwise. */
+      clearedBy: z.object({ system: z.string(), at: z.string() }).optional(),
     }),
   ),
 });

@@ -71,6 +71,8 @@ export const documentSlotSchema = z.object({
   receivedOn: z.string().nullable(),
   /** Received on paper, recorded by an administrator, with no accepted upload. */
   paperCopy: z.boolean(),
+  /** Marked by another system through the API (Financial Clearance, issue 21): which, and when. */
+  clearedBy: z.object({ system: z.string(), at: z.string() }).optional(),
   /** Whether the student may upload a new version now (not while accepted). */
   canUpload: z.boolean(),
   /** Largest file accepted for this item, in bytes. */

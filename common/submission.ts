@@ -44,6 +44,17 @@ export interface Submission {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /**
+   * Which system marked Financial Clearance through the API (an API token's name, issue 21) and
+   * when; null or absent when a person did, or it is not marked.
+   */
+  financialClearanceBy?: ClearedBy | null;
+}
+
+/** A checklist item marked by another system: the API token's name and when. */
+export interface ClearedBy {
+  system: string;
+  at: string;
 }
 
 /**
@@ -268,7 +279,14 @@ export interface SubmissionStatusView {
    * The document checklist, in the prototype's column order. Added beside the prototype's fields
    * (old clients ignore it) so a student sees what the school has received and what is missing.
    */
-  documents: { item: DocumentItem; label: string; submitted: boolean; receivedOn: string | null }[];
+  documents: {
+    item: DocumentItem;
+    label: string;
+    submitted: boolean;
+    receivedOn: string | null;
+    /** Which system marked it, and when (issue 21); absent when a person did. */
+    clearedBy?: ClearedBy;
+  }[];
 }
 
 export function allDocumentsSubmitted(s: Pick<Submission, "documents">): boolean {
@@ -307,6 +325,9 @@ export function toStatusView(s: Submission): SubmissionStatusView {
       label: DOCUMENT_LABELS[item],
       submitted: s.documents[item].submitted,
       receivedOn: s.documents[item].receivedOn,
+      ...(item === "financialClearance" && s.documents[item].submitted && s.financialClearanceBy
+        ? { clearedBy: { ...s.financialClearanceBy } }
+        : {}),
     })),
   };
 }

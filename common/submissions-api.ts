@@ -104,6 +104,8 @@ export const submissionSchema = z.object({
   thesisAbstract: z.string().nullable(),
   /** Uploaded documents whose current version waits for review (the list's count chip). */
   documentsToReview: z.number().int(),
+  /** Which system marked Financial Clearance through the API, and when (issue 21); else absent. */
+  financialClearanceBy: z.object({ system: z.string(), at: z.string() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   version: z.number().int(),

@@ -63,6 +63,7 @@ import { benchRender } from "./bench-render.js";
 import { benchOai } from "./bench-oai.js";
 import { benchReports } from "./bench-reports.js";
 import { benchReportsPdf } from "./bench-reports-pdf.js";
+import { benchTokens } from "./bench-tokens.js";
 
 interface Options {
   size: number;
@@ -552,6 +553,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   oai: benchOai,
   reports: benchReports,
   "reports-pdf": benchReportsPdf,
+  tokens: benchTokens,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];
 const run = part ? part(argv.slice(1)) : benchAll(argv);

@@ -33,6 +33,8 @@ import { submissionRoutes } from "./submissions/routes.js";
 import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
+import { apiTokenRoutes } from "./admin/tokens-routes.js";
+import { apiTokenAudit } from "./admin/api-token-audit.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { reportDocumentRoutes } from "./reports/document-routes.js";
@@ -204,6 +206,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     transform: jsonSchemaTransform,
   });
   await app.register(authPlugin, { db, config });
+  await app.register(apiTokenAudit);
   // Delivers the mail outbox while the app runs, when config.mailWorker is on (not in tests).
   await app.register(mailWorker);
   await app.register(housekeeping);
@@ -249,6 +252,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(publicationRoutes);
       await api.register(exportRoutes);
       await api.register(depositRoutes);
+      await api.register(apiTokenRoutes);
     },
     { prefix: "/api" },
   );

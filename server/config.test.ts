@@ -99,6 +99,12 @@ describe("configuration", () => {
     expect(config.studentEmailDomains).toEqual(["st.school.edu", "school.edu"]);
   });
 
+  it("limits each API token to 600 requests a minute unless RATE_LIMIT_API_TOKEN says otherwise", () => {
+    expect(loadConfig({}).rateLimits.apiTokens).toEqual({ max: 600, windowMs: 60_000 });
+    expect(loadConfig({ RATE_LIMIT_API_TOKEN: "5" }).rateLimits.apiTokens.max).toBe(5);
+    expect(problemsOf({ RATE_LIMIT_API_TOKEN: "0" })[0]).toMatch(/^RATE_LIMIT_API_TOKEN /);
+  });
+
   it("has strict request limits by default and lets each be raised", () => {
     const defaults = loadConfig({}).rateLimits;
     expect(defaults.signIn).toEqual({ max: 10, windowMs: 60_000 });

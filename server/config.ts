@@ -239,6 +239,8 @@ export interface RateLimits {
   examinerLinks: RateLimit;
   /** Single sign-on starts and returns per client address (RATE_LIMIT_SSO per minute). */
   sso: RateLimit;
+  /** Requests per API token, on every server together (RATE_LIMIT_API_TOKEN per minute). */
+  apiTokens: RateLimit;
   /** Consecutive failed sign-ins before an account starts to slow down (RATE_LIMIT_ACCOUNT_FAILURES). */
   accountFailuresBeforeBackoff: number;
 }
@@ -430,6 +432,7 @@ const envSchema = z.object({
   RATE_LIMIT_UPLOADS: positiveCount(30),
   RATE_LIMIT_EXAMINER_LINKS: positiveCount(20),
   RATE_LIMIT_SSO: positiveCount(30),
+  RATE_LIMIT_API_TOKEN: positiveCount(600),
   ETS_EXAMINER_LINK_DAYS: positiveCount(120),
   ETS_REPORT_DUE_DAYS: positiveCount(42),
   ETS_REMINDER_DAYS: z.preprocess(
@@ -628,6 +631,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       uploads: { max: e.RATE_LIMIT_UPLOADS, windowMs: 60 * MINUTE_MS },
       examinerLinks: { max: e.RATE_LIMIT_EXAMINER_LINKS, windowMs: 15 * MINUTE_MS },
       sso: { max: e.RATE_LIMIT_SSO, windowMs: MINUTE_MS },
+      apiTokens: { max: e.RATE_LIMIT_API_TOKEN, windowMs: MINUTE_MS },
       accountFailuresBeforeBackoff: e.RATE_LIMIT_ACCOUNT_FAILURES,
     },
     examiners: {

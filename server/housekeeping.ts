@@ -8,6 +8,7 @@ import { sweepSsoRecords } from "./accounts/sso/requests.js";
 import { runPeriodically } from "./jobs/periodic.js";
 import { sweepDownloadReaders } from "./publication/downloads.js";
 import { CODE_TTL_MS } from "./accounts/codes.js";
+import { sweepIdempotencyKeys } from "./submissions/idempotency.js";
 
 /**
  * Removes what has stopped being useful but would still be a secret at rest: sessions past their
@@ -99,6 +100,12 @@ export const housekeeping = fp(
         if (counters > 0) app.log.info({ counters }, "request counters past their window removed");
       } catch (error) {
         app.log.error({ err: error }, "request counters sweep failed");
+      }
+      try {
+        const keys = await sweepIdempotencyKeys(app.db);
+        if (keys > 0) app.log.info({ keys }, "idempotency keys past their time removed");
+      } catch (error) {
+        app.log.error({ err: error }, "idempotency keys sweep failed");
       }
       try {
         const sso = await sweepSsoRecords(app.db);

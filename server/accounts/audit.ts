@@ -54,7 +54,13 @@ export type AuditEvent =
   | "publication.published"
   | "publication.withdrawn"
   | "publication.degree_created"
-  | "publication.degree_updated";
+  | "publication.degree_updated"
+  // API tokens (issue 21, docs/decisions/022-api-tokens.md): made, revoked, and every write made
+  // with one or scope refused to one, with the token's name.
+  | "api_token.created"
+  | "api_token.revoked"
+  | "api_token.used"
+  | "api_token.refused";
 
 export interface AuditEntry {
   event: AuditEvent;

@@ -38,18 +38,20 @@ export const LIMITS_UNAVAILABLE_MESSAGE =
 /**
  * Counts one request for `key` and answers the count in the current window and when it ends: a
  * new window of `windowMs` when there is no counter or its window has passed, otherwise one more.
- * One statement, so two servers counting the same key at the same moment both count.
+ * One statement, so two servers counting the same key at the same moment both count. `by` counts
+ * several requests at once (the API tokens' counter, server/auth/api-token-limits.ts, batches).
  */
 export async function countRequest(
   db: Db,
   key: string,
   windowMs: number,
   now: Date = new Date(),
+  by = 1,
 ): Promise<RateLimitHit> {
   const at = nowIso(now);
   const row = await db
     .insertInto("rate_limit_counters")
-    .values({ key, count: 1, resets_at: nowIso(new Date(now.getTime() + windowMs)) })
+    .values({ key, count: by, resets_at: nowIso(new Date(now.getTime() + windowMs)) })
     .onConflict((oc) =>
       oc.column("key").doUpdateSet((eb) => {
         // SET expressions read the row as it was before this statement, in both databases.
@@ -58,8 +60,8 @@ export async function countRequest(
           count: eb
             .case()
             .when(windowOver)
-            .then(eb.lit(1))
-            .else(eb("rate_limit_counters.count", "+", eb.lit(1)))
+            .then(eb.val(by))
+            .else(eb("rate_limit_counters.count", "+", eb.val(by)))
             .end(),
           resets_at: eb
             .case()

@@ -31,8 +31,11 @@ export interface SessionUser {
   role: Role;
   indexNumber: string | null;
   sessionId: number;
-  /** How this session began, and when: a fresh code session may set a password without the old one. */
-  signInMethod: SignInMethod;
+  /**
+   * How this session began, and when: a fresh code session may set a password without the old one.
+   * "api_token": no session at all, a request with an API token (server/auth/api-tokens.ts).
+   */
+  signInMethod: SignInMethod | "api_token";
   signedInAt: string;
 }
 

@@ -7,6 +7,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/stats",
     {
+      config: { tokenScope: "stats:read" },
       preHandler: requireAdmin,
       schema: {
         tags: ["dashboard"],

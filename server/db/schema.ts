@@ -35,6 +35,9 @@ export interface SubmissionsTable {
   created_at: string;
   updated_at: string;
   version: ColumnType<number, number | undefined, number>;
+  /** Which system (an API token's name) marked Financial Clearance, and when (migration 017). */
+  financial_clearance_by: ColumnType<string | null, string | null | undefined, string | null>;
+  financial_clearance_by_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Every uploaded version of a checklist item (migration 004). */
@@ -484,6 +487,32 @@ export interface ReportRollupsTable {
   /** Whole days; -1 for a figure that counts without a duration. */
   days: number;
   n: number;
+/** API tokens (migration 017, docs/decisions/022-api-tokens.md): only the token's hash is kept. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  token_prefix: string;
+  /** Space-separated scopes (common/api-tokens.ts). */
+  scopes: string;
+  created_by: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
+  revoked_by: ColumnType<number | null, number | null | undefined, number | null>;
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
+  last_used_ip: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The registrar's Idempotency-Keys with their first answer (migration 017). */
+export interface IdempotencyKeysTable {
+  token_id: number;
+  key: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface Database {
@@ -521,6 +550,8 @@ export interface Database {
   thesis_download_readers: ThesisDownloadReadersTable;
   report_journeys: ReportJourneysTable;
   report_rollups: ReportRollupsTable;
+  api_tokens: ApiTokensTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;

@@ -87,6 +87,7 @@ export function presentDocumentSlots(
       state,
       receivedOn: entry.submitted ? entry.receivedOn : null,
       paperCopy: entry.submitted && !ofItem.some((v) => v.reviewState === "accepted"),
+      ...(entry.clearedBy ? { clearedBy: { ...entry.clearedBy } } : {}),
       canUpload: state !== "accepted" || (item === "thesis" && options.correctionsOpen === true),
       maxBytes: maxBytesFor(item, limits),
       current: current ? presentDocumentVersion(current) : null,

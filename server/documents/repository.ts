@@ -39,6 +39,8 @@ export interface StoredDocumentVersion {
 export interface ChecklistEntry {
   submitted: boolean;
   receivedOn: string | null;
+  /** Which system marked it through the API, and when (Financial Clearance, issue 21). */
+  clearedBy?: { system: string; at: string };
 }
 
 /** What the documents read from a submission. */
@@ -140,6 +142,8 @@ function selectChecklist(db: Executor) {
       const { submitted, receivedOn } = documentColumns(item);
       return [submitted, receivedOn];
     }),
+    "financial_clearance_by",
+    "financial_clearance_by_at",
   ]);
 }
 
@@ -160,6 +164,10 @@ function rowToChecklist(row: ChecklistRow): DocumentChecklist {
       ];
     }),
   ) as Record<DocumentItem, ChecklistEntry>;
+  const clearance = checklist.financialClearance;
+  if (clearance.submitted && row.financial_clearance_by && row.financial_clearance_by_at) {
+    clearance.clearedBy = { system: row.financial_clearance_by, at: row.financial_clearance_by_at };
+  }
   return {
     submissionId: row.id,
     indexNumber: row.index_number,

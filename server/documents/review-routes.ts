@@ -66,6 +66,7 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/submissions/:id/documents.zip",
     {
+      config: { tokenScope: "documents:read" },
       schema: {
         tags: ["documents"],
         summary: "Every current document of a submission in one zip (404 when none was uploaded)",

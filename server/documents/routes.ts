@@ -58,6 +58,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/submissions/:indexNumber/documents",
     {
+      config: { tokenScope: "documents:read" },
       preHandler: requireUser,
       schema: {
         tags: ["documents"],
@@ -135,6 +136,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/documents/:id/file",
     {
+      config: { tokenScope: "documents:read" },
       // A HEAD would read the whole stored file only to throw it away.
       exposeHeadRoute: false,
       preHandler: requireUser,

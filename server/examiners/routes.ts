@@ -51,6 +51,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/examiners",
     {
+      config: { tokenScope: "examinations:read" },
       ...admin,
       schema: {
         tags: ["examiners"],
@@ -99,6 +100,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/submissions/:indexNumber/examination",
     {
+      config: { tokenScope: "examinations:read" },
       ...admin,
       schema: {
         tags: ["examiners"],
@@ -202,6 +204,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/examinations/:id/report",
     {
+      config: { tokenScope: "examinations:read" },
       ...admin,
       // A HEAD would read the whole stored file only to throw it away.
       exposeHeadRoute: false,
@@ -276,6 +279,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/submissions/:indexNumber/examination",
     {
+      config: { tokenScope: "examinations:read" },
       preHandler: requireUser,
       schema: {
         tags: ["examiners"],

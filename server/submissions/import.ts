@@ -50,9 +50,12 @@ const CHUNK_ROWS = 500;
  */
 const PREVIEW_CHUNK_ROWS = 100;
 
+/** Record columns by their lower-case name: a header or a JSON key may be in any case. */
+const COLUMNS_BY_NAME = new Map(RECORD_COLUMNS.map((column) => [column.toLowerCase(), column]));
+
 /** Maps header cells to record columns; null marks a column the importer skips. */
 function readHeader(header: string[], errors: ImportError[]): (RecordColumn | null)[] {
-  const byName = new Map(RECORD_COLUMNS.map((column) => [column.toLowerCase(), column]));
+  const byName = COLUMNS_BY_NAME;
   const seen = new Set<RecordColumn>();
   const columns = header.map((cell) => {
     const name = cell.trim();
@@ -173,7 +176,47 @@ class RowChecker {
     columns.forEach((column, index) => {
       if (column !== null) record[column] = unprotectCell(cells[index] ?? "");
     });
-    const result = fromSubmissionRecord(record as SubmissionRecord);
+    return this.checkRecord(record as SubmissionRecord, row);
+  }
+
+  /**
+   * One record of the registrar's upsert (JSON, issue 21), numbered from 1 in `records`: the keys
+   * are the spreadsheet's columns, the values text, a number or null; then the same checks as a
+   * spreadsheet row.
+   */
+  checkJson(values: unknown, row: number): SubmissionFields | null {
+    this.rows += 1;
+    if (typeof values !== "object" || values === null || Array.isArray(values)) {
+      this.problems.push({
+        row,
+        column: null,
+        reason: "must be an object whose keys are the spreadsheet's columns",
+      });
+      return null;
+    }
+    const record: Record<string, string> = {};
+    let wrong = false;
+    for (const [key, value] of Object.entries(values)) {
+      const column = COLUMNS_BY_NAME.get(key.trim().toLowerCase());
+      if (column === undefined) {
+        if (IGNORED_COLUMNS.has(key.trim().toLowerCase())) continue;
+        this.problems.push({ row, column: key.slice(0, 100), reason: "is not a known column" });
+        wrong = true;
+      } else if (value === null) {
+        record[column] = "";
+      } else if (typeof value === "string" || typeof value === "number") {
+        record[column] = String(value);
+      } else {
+        this.problems.push({ row, column, reason: "must be text, a number or null" });
+        wrong = true;
+      }
+    }
+    return wrong ? null : this.checkRecord(record as SubmissionRecord, row);
+  }
+
+  /** The checks every record goes through, from a spreadsheet row or the API. */
+  private checkRecord(record: SubmissionRecord, row: number): SubmissionFields | null {
+    const result = fromSubmissionRecord(record);
     if (!result.ok) {
       for (const problem of result.problems) this.problems.push({ row, ...problem });
       return null;
@@ -307,6 +350,40 @@ export async function applyImport(
   if (checker.problems.total > 0) {
     throw importRejected(checker.problems.listed(), checker.problems.total);
   }
+  return writeImport(ctx, admin, valid);
+}
+
+/**
+ * The registrar's upsert by index number (issue 21): the same checks, caps and all-or-nothing
+ * write as a spreadsheet's import, from JSON records (`row` in a problem is the record's place in
+ * the list, from 1). `within` runs in the write's transaction, after the rows are written (the
+ * Idempotency-Key's answer is kept there, so the key and the rows commit together).
+ */
+export async function applyRecords(
+  ctx: SubmissionContext,
+  admin: SessionUser,
+  records: readonly unknown[],
+  within?: (trx: Executor, result: ImportResult) => Promise<void>,
+): Promise<ImportResult> {
+  const checker = new RowChecker();
+  const valid: SubmissionFields[] = [];
+  records.forEach((record, index) => {
+    const fields = checker.checkJson(record, index + 1);
+    if (fields !== null && checker.problems.total === 0) valid.push(fields);
+  });
+  if (checker.problems.total > 0) {
+    throw importRejected(checker.problems.listed(), checker.problems.total);
+  }
+  return writeImport(ctx, admin, valid, within);
+}
+
+/** Writes checked rows in one transaction: inserted when new, updated when changed. */
+async function writeImport(
+  ctx: SubmissionContext,
+  admin: SessionUser,
+  valid: readonly SubmissionFields[],
+  within?: (trx: Executor, result: ImportResult) => Promise<void>,
+): Promise<ImportResult> {
   const at = nowIso();
   let eventsWritten = 0;
   const applied = await ctx.db.transaction().execute(async (trx) => {
@@ -367,6 +444,7 @@ export async function applyImport(
       eventsWritten += events.length;
       result.inserted += created.length;
     }
+    if (within) await within(trx, result);
     return result;
   });
   // Searched right after: the planner's statistics must describe the table as the import left it

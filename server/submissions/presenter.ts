@@ -34,6 +34,9 @@ export function presentSubmission(s: Submission, documentsToReview: number): Sub
     thesisTitle: s.thesisTitle,
     thesisAbstract: s.thesisAbstract,
     documentsToReview,
+    ...(s.documents.financialClearance.submitted && s.financialClearanceBy
+      ? { financialClearanceBy: { ...s.financialClearanceBy } }
+      : {}),
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     version: s.version,

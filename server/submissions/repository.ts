@@ -102,6 +102,10 @@ export function rowToSubmission(row: SubmissionRow): Submission {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: row.version,
+    financialClearanceBy:
+      row.financial_clearance_by && row.financial_clearance_by_at
+        ? { system: row.financial_clearance_by, at: row.financial_clearance_by_at }
+        : null,
   };
 }
 
@@ -877,7 +881,15 @@ export async function updateSubmissionFields(
 ): Promise<Submission | null> {
   let query = db
     .updateTable("submissions")
-    .set((eb) => ({ ...fieldsToColumns(fields), updated_at: at, version: eb("version", "+", 1) }))
+    .set((eb) => ({
+      ...fieldsToColumns(fields),
+      // Unmarked Financial Clearance no longer says which system marked it (migration 017).
+      ...(fields.documents.financialClearance.submitted
+        ? {}
+        : { financial_clearance_by: null, financial_clearance_by_at: null }),
+      updated_at: at,
+      version: eb("version", "+", 1),
+    }))
     .where("id", "=", id);
   if (expectedVersion !== null) query = query.where("version", "=", expectedVersion);
   const row = await query.returningAll().executeTakeFirst();

@@ -25,7 +25,7 @@ import { canReadSubmission } from "../auth/policy.js";
 import { forbidden, notFound } from "../errors.js";
 import { presentEvent, presentSubmission, presentSubmissionPage } from "./presenter.js";
 import { countDocumentsToReview } from "./repository.js";
-import { readStatusForSession } from "./status-read.js";
+import { readStatusForSession, readSubmissionStatus } from "./status-read.js";
 import { schemaSerializerCompiler } from "../http/schema-serializer.js";
 import {
   bulkUpdateSubmissions,
@@ -37,6 +37,7 @@ import {
   updateSubmission,
 } from "./service.js";
 import { transferRoutes } from "./transfer-routes.js";
+import { integrationRoutes } from "./integration-routes.js";
 import { TEXT_BODY_LIMIT } from "../body-limits.js";
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) });
@@ -48,7 +49,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // The session is read in the same statement as the submission (status-read.ts): the auth
       // hook leaves it to the handler, which answers 401 without a session as requireUser does.
-      config: { readsSessionItself: true },
+      config: { readsSessionItself: true, tokenScope: "submissions:read" },
       // A status is about 800 bytes, around the API's 1 KB compression threshold (server/app.ts):
       // compressing it would save a few hundred bytes, and the hooks cost every request.
       compress: false,
@@ -64,9 +65,12 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { indexNumber } = request.params;
       const token = sessionToken(request);
-      const read = token
-        ? await readStatusForSession(app.db, token.value, indexNumber)
-        : { user: null, status: null };
+      // An API token was checked by the auth hook: only the submission is left to read.
+      const read = request.apiToken
+        ? { user: request.user, status: await readSubmissionStatus(app.db, indexNumber) }
+        : token
+          ? await readStatusForSession(app.db, token.value, indexNumber)
+          : { user: null, status: null };
       const user = useSession(request, token, read.user);
       // Checked before the status is used, so a student learns nothing about other index numbers.
       if (!canReadSubmission(user, indexNumber)) throw forbidden();
@@ -82,6 +86,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/submissions/:indexNumber/timeline",
     {
+      config: { tokenScope: "submissions:read" },
       preHandler: requireUser,
       schema: {
         tags: ["submissions"],
@@ -98,6 +103,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/submissions",
     {
+      config: { tokenScope: "submissions:read" },
       preHandler: requireAdmin,
       serializerCompiler: schemaSerializerCompiler,
       schema: {
@@ -116,6 +122,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/submissions",
     {
+      config: { tokenScope: "submissions:write" },
       bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireAdmin,
       schema: {
@@ -135,6 +142,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/submissions/:id",
     {
+      config: { tokenScope: "submissions:read" },
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
@@ -153,6 +161,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     "/admin/submissions/:id",
     {
+      config: { tokenScope: "submissions:write" },
       bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireAdmin,
       schema: {
@@ -181,6 +190,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/submissions/:id/events",
     {
+      config: { tokenScope: "submissions:read" },
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
@@ -197,6 +207,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/submissions/bulk",
     {
+      config: { tokenScope: "submissions:write" },
       bodyLimit: TEXT_BODY_LIMIT,
       preHandler: requireAdmin,
       schema: {
@@ -223,4 +234,5 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   await app.register(transferRoutes);
+  await app.register(integrationRoutes);
 };

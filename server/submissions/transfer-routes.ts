@@ -44,6 +44,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/import/preview",
     {
+      config: { tokenScope: "submissions:write" },
       preHandler: requireAdmin,
       schema: {
         ...importSchema("Check a CSV or XLSX file of records and say what importing it would do"),
@@ -56,6 +57,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/admin/import/apply",
     {
+      config: { tokenScope: "submissions:write" },
       preHandler: requireAdmin,
       schema: {
         ...importSchema("Import a CSV or XLSX file of records: all rows or none"),
@@ -72,6 +74,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/admin/export",
     {
+      config: { tokenScope: "submissions:read" },
       preHandler: requireAdmin,
       compress: EXPORT_COMPRESSION,
       schema: {

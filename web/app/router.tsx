@@ -30,14 +30,23 @@ export const routes: RouteObject[] = [
           { path: "about", lazy: page(() => import("../features/info/AboutPage.js"), "AboutPage") },
           { path: "help", lazy: page(() => import("../features/info/HelpPage.js"), "HelpPage") },
           { path: "help/faq", lazy: page(() => import("../features/info/FaqPage.js"), "FaqPage") },
-          { path: "help/contact", lazy: page(() => import("../features/info/ContactPage.js"), "ContactPage") },
+          {
+            path: "help/contact",
+            lazy: page(() => import("../features/info/ContactPage.js"), "ContactPage"),
+          },
           {
             path: "auth",
             lazy: page(() => import("../features/auth/AuthLayout.js"), "AuthLayout"),
             children: [
               { index: true, loader: () => redirect("/auth/login") },
-              { path: "login", lazy: page(() => import("../features/auth/LoginPage.js"), "LoginPage") },
-              { path: "signup", lazy: page(() => import("../features/auth/SignupPage.js"), "SignupPage") },
+              {
+                path: "login",
+                lazy: page(() => import("../features/auth/LoginPage.js"), "LoginPage"),
+              },
+              {
+                path: "signup",
+                lazy: page(() => import("../features/auth/SignupPage.js"), "SignupPage"),
+              },
             ],
           },
           {
@@ -51,8 +60,14 @@ export const routes: RouteObject[] = [
                 loader: statusPageLoader,
                 lazy: page(() => import("../features/student/StatusPage.js"), "StatusPage"),
               },
-              { path: "messages", lazy: page(() => import("../features/student/MessagesPage.js"), "MessagesPage") },
-              { path: "profile", lazy: page(() => import("../features/student/ProfilePage.js"), "ProfilePage") },
+              {
+                path: "messages",
+                lazy: page(() => import("../features/student/MessagesPage.js"), "MessagesPage"),
+              },
+              {
+                path: "profile",
+                lazy: page(() => import("../features/student/ProfilePage.js"), "ProfilePage"),
+              },
             ],
           },
           {
@@ -60,28 +75,59 @@ export const routes: RouteObject[] = [
             loader: requireAdminLoader,
             lazy: page(() => import("../features/admin/AdminLayout.js"), "AdminLayout"),
             children: [
-              { index: true, lazy: page(() => import("../features/admin/dashboard/AdminHomePage.js"), "AdminHomePage") },
+              {
+                index: true,
+                lazy: page(
+                  () => import("../features/admin/dashboard/AdminHomePage.js"),
+                  "AdminHomePage",
+                ),
+              },
               {
                 path: "all_submissions",
                 loader: allSubmissionsLoader,
-                lazy: page(() => import("../features/admin/submissions/AllSubmissionsPage.js"), "AllSubmissionsPage"),
+                lazy: page(
+                  () => import("../features/admin/submissions/AllSubmissionsPage.js"),
+                  "AllSubmissionsPage",
+                ),
               },
               {
                 path: "new_submission",
-                lazy: page(() => import("../features/admin/submissions/NewSubmissionPage.js"), "NewSubmissionPage"),
+                lazy: page(
+                  () => import("../features/admin/submissions/NewSubmissionPage.js"),
+                  "NewSubmissionPage",
+                ),
               },
               {
                 path: "new_user_entry",
                 lazy: page(() => import("../features/admin/users/NewUserPage.js"), "NewUserPage"),
               },
               // Admin routes added by the workflow features go below this line.
-              { path: "import", lazy: page(() => import("../features/admin/import/ImportPage.js"), "ImportPage") },
-              { path: "users", lazy: page(() => import("../features/admin/users/UsersPage.js"), "UsersPage") },
-              { path: "notices", lazy: page(() => import("../features/admin/notices/NoticesPage.js"), "NoticesPage") },
-              { path: "inbox", lazy: page(() => import("../features/admin/inbox/InboxPage.js"), "InboxPage") },
+              {
+                path: "import",
+                lazy: page(() => import("../features/admin/import/ImportPage.js"), "ImportPage"),
+              },
+              {
+                path: "users",
+                lazy: page(() => import("../features/admin/users/UsersPage.js"), "UsersPage"),
+              },
+              {
+                path: "notices",
+                lazy: page(() => import("../features/admin/notices/NoticesPage.js"), "NoticesPage"),
+              },
+              {
+                path: "inbox",
+                lazy: page(() => import("../features/admin/inbox/InboxPage.js"), "InboxPage"),
+              },
               {
                 path: "examiners",
-                lazy: page(() => import("../features/admin/examiners/ExaminersPage.js"), "ExaminersPage"),
+                lazy: page(
+                  () => import("../features/admin/examiners/ExaminersPage.js"),
+                  "ExaminersPage",
+                ),
+              },
+              {
+                path: "tokens",
+                lazy: page(() => import("../features/admin/tokens/TokensPage.js"), "TokensPage"),
               },
               {
                 path: "publication",

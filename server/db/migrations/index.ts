@@ -15,6 +15,7 @@ import * as m013 from "./013_pending_uploads.js";
 import * as m014 from "./014_mail_secrets.js";
 import * as m015 from "./015_examiner_links.js";
 import * as m016 from "./016_publication.js";
+import * as m017 from "./017_api_tokens.js";
 import * as m019 from "./019_report_rollups.js";
 import * as m020 from "./020_deposits.js";
 import * as m021 from "./021_public_downloads.js";
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "014_mail_secrets": m014,
   "015_examiner_links": m015,
   "016_publication": m016,
+  "017_api_tokens": m017,
   "019_report_rollups": m019,
   "020_deposits": m020,
   "021_public_downloads": m021,

@@ -15,6 +15,7 @@ const LINKS = [
   { to: adminPaths.reports, label: "Reports" },
   { to: adminPaths.notices, label: "Notices" },
   { to: adminPaths.inbox, label: "Contact messages" },
+  { to: adminPaths.apiTokens, label: "API tokens" },
 ] as const;
 
 /** The admin area's frame: its own navigation above every admin page. */

@@ -14,6 +14,7 @@ export const adminPaths = {
   publication: "/admin/publication",
   library: "/admin/library",
   reports: "/admin/reports",
+  apiTokens: "/admin/tokens",
 } as const;
 
 type ListLink = Partial<

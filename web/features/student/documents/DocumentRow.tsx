@@ -1,6 +1,6 @@
 import type { DocumentSlot, ThesisDetails as SavedDetails } from "../../../../common/documents.js";
 import type { CorrectionState } from "../../../../common/examiners.js";
-import { formatDate } from "../../../lib/format.js";
+import { formatDate, formatDateTime } from "../../../lib/format.js";
 import { CurrentVersion, EarlierVersions } from "./DocumentVersions.js";
 import {
   DocumentStateIcon,
@@ -54,6 +54,9 @@ function stateSentence(slot: DocumentSlot, state: RowState, needsDetails: boolea
         ? `Uploaded on ${formatDate(slot.current.uploadedAt)}. The school will accept it or return it with a reason.`
         : "The school will accept it or return it with a reason.";
     case "accepted":
+      if (slot.clearedBy) {
+        return `Cleared by ${slot.clearedBy.system} on ${formatDateTime(slot.clearedBy.at)}`;
+      }
       if (slot.paperCopy) {
         return slot.receivedOn
           ? `Received on paper, ${formatDate(slot.receivedOn)}`

@@ -3,7 +3,7 @@ import type { DocumentSlot, DocumentVersion } from "../../../../../common/docume
 import type { DocumentItem } from "../../../../../common/workflow.js";
 import { Alert } from "../../../../components/ui/Alert.js";
 import { Loading } from "../../../../components/ui/Loading.js";
-import { formatDate } from "../../../../lib/format.js";
+import { formatDate, formatDateTime } from "../../../../lib/format.js";
 import { messageFor } from "../../../../lib/form-errors.js";
 import { LoadError } from "../../components/LoadError.js";
 import { useAcceptDocument } from "../api/accept-document.js";
@@ -178,6 +178,11 @@ function DocumentEntry({
           {slotStateText(slot)}
         </span>
       </div>
+      {slot.clearedBy ? (
+        <p className="muted">
+          Cleared by {slot.clearedBy.system} on {formatDateTime(slot.clearedBy.at)}
+        </p>
+      ) : null}
 
       {current ? (
         <>
