@@ -33,6 +33,7 @@ import { submissionRoutes } from "./submissions/routes.js";
 import { messageRoutes } from "./messages/routes.js";
 import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
+import { webhookRoutes } from "./admin/webhook-routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { documentRoutes } from "./documents/routes.js";
 import { documentReviewRoutes } from "./documents/review-routes.js";
@@ -46,6 +47,7 @@ import { createClamdScanner, type VirusScanner } from "./files/clamd.js";
 import { createStorage } from "./files/create-storage.js";
 import { parseStorageUrl, redactStorageUrl, type FileStorage } from "./files/storage.js";
 import { mailWorker } from "./mail/worker.js";
+import { webhookWorker } from "./webhooks/delivery.js";
 import { housekeeping } from "./housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
@@ -199,6 +201,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(mailWorker);
   await app.register(housekeeping);
   await app.register(examinerReminders);
+  // Delivers webhooks while the app runs, when config.webhooks.worker is on (not in tests).
+  await app.register(webhookWorker);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body, retryAfterSeconds } = toErrorResponse(error);
@@ -225,6 +229,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(messageRoutes);
       await api.register(contactRoutes);
       await api.register(adminRoutes);
+      await api.register(webhookRoutes);
       await api.register(dashboardRoutes);
       await api.register(documentRoutes);
       await api.register(documentReviewRoutes);

@@ -260,4 +260,16 @@ describe("configuration", () => {
     expect(loadConfig({ ETS_REQUEST_TURNS: "off" }).requestTurns).toBe(false);
     expect(problemsOf({ ETS_REQUEST_TURNS: "no" })[0]).toMatch(/^ETS_REQUEST_TURNS /);
   });
+
+  it("reads WEBHOOK_ALLOWED_HOSTS as lower-case host names, none by default, and names a bad one", () => {
+    expect(loadConfig({}).webhooks.allowedHosts).toEqual([]);
+    expect(
+      loadConfig({ WEBHOOK_ALLOWED_HOSTS: " Receiver.Local , 127.0.0.1,[::1] " }).webhooks
+        .allowedHosts,
+    ).toEqual(["receiver.local", "127.0.0.1", "::1"]);
+    const problems = problemsOf({ WEBHOOK_ALLOWED_HOSTS: "https://hooks.example.org/x" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("WEBHOOK_ALLOWED_HOSTS");
+    expect(problems[0]).toContain("https://hooks.example.org/x");
+  });
 });

@@ -71,6 +71,20 @@ export interface Config {
   examiners: ExaminersConfig;
   /** Single sign-on and which local sign-ins stay (docs/decisions/010-single-sign-on.md). */
   sso: SsoConfig;
+  /** Signed webhooks (docs/decisions/023-webhooks.md). */
+  webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /**
+   * Host names (lower case) a webhook may reach although they are, or resolve to, a loopback,
+   * private or link-local address (WEBHOOK_ALLOWED_HOSTS, comma-separated; default none).
+   */
+  allowedHosts: string[];
+  /** Whether the delivery worker runs inside the server (tests drive it by hand). */
+  worker: boolean;
+  /** How often the delivery worker looks for due deliveries. */
+  pollIntervalMs: number;
 }
 
 export interface ExaminersConfig {
@@ -380,6 +394,7 @@ const envSchema = z.object({
   ),
   SSO_ADMIN_GROUPS: optionalString,
   SSO_ADMIN_EMAILS: optionalString,
+  WEBHOOK_ALLOWED_HOSTS: optionalString,
   ETS_LOCAL_SIGN_IN: z.preprocess(
     emptyToUndefined,
     z.enum(["on", "admins-only", "off"]).default("on"),
@@ -474,6 +489,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "ETS_WORKERS must be 1 with an in-memory database (DATABASE_URL=sqlite::memory:)",
     );
   }
+  const webhookHosts = splitList(e.WEBHOOK_ALLOWED_HOSTS).map((host) =>
+    host.toLowerCase().replace(/^\[|\]$/g, ""),
+  );
+  for (const host of webhookHosts) {
+    if (!/^[a-z0-9.:-]+$/.test(host)) {
+      problems.push(
+        `WEBHOOK_ALLOWED_HOSTS has "${host}", which is not a host name or address (a comma-separated list of hosts, no scheme or port)`,
+      );
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
@@ -557,6 +582,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       adminEmails: splitList(e.SSO_ADMIN_EMAILS).map((email) => email.toLowerCase()),
       localSignIn: e.ETS_LOCAL_SIGN_IN,
     },
+    webhooks: { allowedHosts: webhookHosts, worker: true, pollIntervalMs: 1000 },
   };
 }
 

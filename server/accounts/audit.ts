@@ -40,7 +40,13 @@ export type AuditEvent =
   | "sso.signed_in"
   | "sso.refused"
   | "sso.account_created"
-  | "sso.signed_out";
+  | "sso.signed_out"
+  // Webhooks (issue 21): endpoints made, switched, removed, and deliveries sent again.
+  | "webhook.created"
+  | "webhook.enabled"
+  | "webhook.disabled"
+  | "webhook.deleted"
+  | "webhook.redelivered";
 
 export interface AuditEntry {
   event: AuditEvent;

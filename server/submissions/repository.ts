@@ -40,6 +40,7 @@ import {
 } from "../db/dialect.js";
 import type { Executor } from "../db/database.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
+import { enqueueTimelineWebhooks } from "../webhooks/events.js";
 
 /** Row types never leave this module. */
 
@@ -916,6 +917,8 @@ export async function insertSubmissionEvents(
       )
       .execute();
   }
+  // The webhooks these changes raise, in the same transaction (docs/decisions/023-webhooks.md).
+  await enqueueTimelineWebhooks(db, events);
 }
 
 export interface StoredSubmissionEvent extends NewSubmissionEvent {

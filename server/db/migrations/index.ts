@@ -14,6 +14,7 @@ import * as m012 from "./012_overdue_report_totals.js";
 import * as m013 from "./013_pending_uploads.js";
 import * as m014 from "./014_mail_secrets.js";
 import * as m015 from "./015_examiner_links.js";
+import * as m018 from "./018_webhooks.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "013_pending_uploads": m013,
   "014_mail_secrets": m014,
   "015_examiner_links": m015,
+  "018_webhooks": m018,
 };
 
 export const migrationProvider: MigrationProvider = {
