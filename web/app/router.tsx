@@ -83,6 +83,10 @@ export const routes: RouteObject[] = [
                 path: "examiners",
                 lazy: page(() => import("../features/admin/examiners/ExaminersPage.js"), "ExaminersPage"),
               },
+              {
+                path: "webhooks",
+                lazy: page(() => import("../features/admin/webhooks/WebhooksPage.js"), "WebhooksPage"),
+              },
             ],
           },
           // The examiner's page: no account, the mailed link's token after '#' (issue 9).

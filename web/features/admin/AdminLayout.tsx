@@ -12,6 +12,7 @@ const LINKS = [
   { to: adminPaths.examiners, label: "Examiners" },
   { to: adminPaths.notices, label: "Notices" },
   { to: adminPaths.inbox, label: "Contact messages" },
+  { to: adminPaths.webhooks, label: "Webhooks" },
 ] as const;
 
 /** The admin area's frame: its own navigation above every admin page. */

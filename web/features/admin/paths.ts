@@ -11,6 +11,7 @@ export const adminPaths = {
   notices: "/admin/notices",
   inbox: "/admin/inbox",
   examiners: "/admin/examiners",
+  webhooks: "/admin/webhooks",
 } as const;
 
 type ListLink = Partial<
