@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../common/webhooks.js";
 import { nowIso, type Executor } from "../db/database.js";
+import { queueClaimOf } from "../db/dialect.js";
 
 /**
  * Webhook events, written in the caller's transaction with the change they report
@@ -199,15 +200,23 @@ async function enqueueWebhookEvents(
   }
 }
 
+/**
+ * The submissions' index numbers for the bodies. On PostgreSQL the rows are also locked (most
+ * changes hold the lock already): a second transaction raising events for the same submission
+ * waits for this one to commit, so delivery ids of one submission follow commit order and a
+ * worker never sees a later event before an earlier one. SQLite's writer lock does the same.
+ */
 async function indexNumbersOf(db: Executor, ids: number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(ids)];
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
   const found = new Map<number, string>();
+  const lockRows = queueClaimOf(db) === "skip-locked";
   for (let start = 0; start < unique.length; start += 500) {
-    const rows = await db
+    const query = db
       .selectFrom("submissions")
       .select(["id", "index_number"])
       .where("id", "in", unique.slice(start, start + 500))
-      .execute();
+      .orderBy("id");
+    const rows = await (lockRows ? query.forUpdate() : query).execute();
     for (const row of rows) found.set(row.id, row.index_number);
   }
   return found;
