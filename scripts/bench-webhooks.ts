@@ -222,15 +222,7 @@ export async function benchWebhooks(argv: string[]): Promise<void> {
       for (const servers of [1, 2]) figures.push(await run(db, label, options, servers, open));
     } finally {
       await db.destroy();
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          await admin.query(`drop database if exists ${name}`);
-          break;
-        } catch (error) {
-          if (attempt >= 50) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
+      await dropWhenClosed(admin, name);
       await admin.end();
     }
   }
@@ -252,4 +244,17 @@ export async function benchWebhooks(argv: string[]): Promise<void> {
   ].join("\n");
   console.log(`\n${body}`);
   if (options.write) writeBenchSection("webhooks", body);
+}
+
+/** Drops the bench's database once the pools' connections have gone. */
+async function dropWhenClosed(admin: pg.Client, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await admin.query(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
