@@ -48,7 +48,7 @@ export function DeliveryLog({ endpointId, url }: { endpointId: number; url: stri
         </div>
       ) : (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap webhooks-wrap">
             <table className="table deliveries-table">
               <caption className="visually-hidden">Deliveries, newest first</caption>
               <thead>

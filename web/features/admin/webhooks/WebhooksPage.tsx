@@ -153,7 +153,7 @@ export function WebhooksPage() {
   const endpoint = webhooks.data?.items.find((e) => e.id === selected) ?? null;
 
   return (
-    <section aria-labelledby="webhooks-title">
+    <section aria-labelledby="webhooks-title" className="webhooks-page">
       <h1 id="webhooks-title">Webhooks</h1>
       <p className="muted">
         The school&rsquo;s other systems can be told of changes as they happen. Each delivery is
@@ -248,7 +248,7 @@ export function WebhooksPage() {
         </div>
       ) : (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap webhooks-wrap">
             <table className="table webhooks-table">
               <caption className="visually-hidden">Webhooks</caption>
               <thead>
