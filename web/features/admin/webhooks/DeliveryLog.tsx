@@ -105,6 +105,7 @@ export function DeliveryLog({ endpointId, url }: { endpointId: number; url: stri
                         type="button"
                         className="button button--small button--secondary"
                         disabled={sendAgain.isPending}
+                        aria-label={`Send again ${delivery.eventId}`}
                         onClick={() =>
                           sendAgain.mutate(
                             { id: endpointId, deliveryId: delivery.id },
@@ -123,7 +124,7 @@ export function DeliveryLog({ endpointId, url }: { endpointId: number; url: stri
                           )
                         }
                       >
-                        Send again<span className="visually-hidden"> {delivery.eventId}</span>
+                        Send again
                       </button>
                     </td>
                   </tr>

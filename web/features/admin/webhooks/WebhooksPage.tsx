@@ -279,6 +279,7 @@ export function WebhooksPage() {
                       <button
                         type="button"
                         className="button button--small"
+                        aria-label={`Delivery log of ${item.url}`}
                         aria-pressed={item.id === selected}
                         onClick={() =>
                           setParam({
@@ -287,23 +288,24 @@ export function WebhooksPage() {
                           })
                         }
                       >
-                        Delivery log<span className="visually-hidden"> of {item.url}</span>
+                        Delivery log
                       </button>
                       <button
                         type="button"
                         className="button button--small button--secondary"
                         disabled={switcher.isPending}
+                        aria-label={`${item.active ? "Disable" : "Enable"} ${item.url}`}
                         onClick={() => doSwitch(item)}
                       >
                         {item.active ? "Disable" : "Enable"}
-                        <span className="visually-hidden"> {item.url}</span>
                       </button>
                       <button
                         type="button"
                         className="button button--small button--danger"
+                        aria-label={`Delete ${item.url}`}
                         onClick={() => setDeleting(item)}
                       >
-                        Delete<span className="visually-hidden"> {item.url}</span>
+                        Delete
                       </button>
                     </td>
                   </tr>
