@@ -119,7 +119,9 @@ describe("the webhooks page", () => {
     await userEvent.click(screen.getByRole("checkbox", { name: "Outcome released" }));
     await userEvent.click(screen.getByRole("checkbox", { name: "Submission created" }));
     await userEvent.click(screen.getByRole("button", { name: "Add webhook" }));
-    expect(await screen.findByLabelText("Signing secret")).toHaveValue("whsec_shown-once");
+    const secretBox = await screen.findByLabelText("Signing secret");
+    expect(secretBox).toHaveValue("whsec_shown-once");
+    expect(secretBox).toHaveFocus();
     expect(api.callsTo("POST", "/api/admin/webhooks")[0]!.body).toEqual({
       url: "https://library.example.org/in",
       events: ["submission.created", "outcome.released"],

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import {
   WEBHOOK_EVENT_LABELS,
@@ -46,6 +46,11 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<{ url: string; value: string } | null>(null);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [deleting, setDeleting] = useState<WebhookEndpoint | null>(null);
+  const secretRef = useRef<HTMLInputElement>(null);
+  // The secret is shown once: focus goes to it (selected, ready to copy).
+  useEffect(() => {
+    if (secret) secretRef.current?.focus();
+  }, [secret]);
 
   const setParam = (changes: Record<string, string | null>) =>
     setParams((current) => {
@@ -169,6 +174,7 @@ export function WebhooksPage() {
           <label htmlFor="webhook-secret">Signing secret</label>
           <input
             id="webhook-secret"
+            ref={secretRef}
             className="input webhook-secret"
             readOnly
             value={secret.value}
