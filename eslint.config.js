@@ -12,6 +12,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 export const SERVER_LAYERS = [
   ["db", "http"],
   ["auth", "files", "jobs", "mail"],
+  ["webhooks"],
   ["accounts", "submissions"],
   ["messages"],
   ["examiners"],

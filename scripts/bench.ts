@@ -24,6 +24,7 @@
 // `npm run bench -- api`, `-- bulk`, `-- upload`, `-- load`, `-- render` run those parts alone;
 // `-- oai` runs OAI-PMH and the public list at scale (scripts/bench-oai.ts), only when asked.
 // `npm run bench -- reports-pdf`: the dean's PDF for a year of one programme (scripts/bench-reports-pdf.ts).
+// `npm run bench -- webhooks` (scripts/bench-webhooks.ts) measures webhook deliveries per second.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -64,6 +65,7 @@ import { benchOai } from "./bench-oai.js";
 import { benchReports } from "./bench-reports.js";
 import { benchReportsPdf } from "./bench-reports-pdf.js";
 import { benchTokens } from "./bench-tokens.js";
+import { benchWebhooks } from "./bench-webhooks.js";
 
 interface Options {
   size: number;
@@ -554,6 +556,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   reports: benchReports,
   "reports-pdf": benchReportsPdf,
   tokens: benchTokens,
+  webhooks: benchWebhooks,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];
 const run = part ? part(argv.slice(1)) : benchAll(argv);

@@ -35,6 +35,7 @@ import { contactRoutes } from "./contact/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { apiTokenRoutes } from "./admin/tokens-routes.js";
 import { apiTokenAudit } from "./admin/api-token-audit.js";
+import { webhookRoutes } from "./admin/webhook-routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { reportDocumentRoutes } from "./reports/document-routes.js";
@@ -57,6 +58,7 @@ import { mailWorker } from "./mail/worker.js";
 import { exportRoutes } from "./publication/exports-routes.js";
 import { depositRoutes } from "./publication/deposit-routes.js";
 import { depositWorker } from "./publication/deposit-service.js";
+import { webhookWorker } from "./webhooks/delivery.js";
 import { housekeeping } from "./housekeeping.js";
 import { describeWait } from "./auth/rate-limits.js";
 import { databaseRateLimitStore } from "./auth/rate-limit-store.js";
@@ -213,6 +215,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(examinerReminders);
   await app.register(embargoLifting);
   await app.register(depositWorker);
+  // Delivers webhooks while the app runs, when config.webhooks.worker is on (not in tests).
+  await app.register(webhookWorker);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body, retryAfterSeconds } = toErrorResponse(error);
@@ -239,6 +243,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(messageRoutes);
       await api.register(contactRoutes);
       await api.register(adminRoutes);
+      await api.register(webhookRoutes);
       await api.register(dashboardRoutes);
       await api.register(reportRoutes);
       await api.register(reportDocumentRoutes);

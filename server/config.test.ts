@@ -343,5 +343,16 @@ describe("the public site's settings (decisions/027)", () => {
   it("refuses an admin email that is not one and an identifier that is not a host name", () => {
     expect(problemsOf({ ETS_OAI_ADMIN_EMAIL: "nobody" })[0]).toMatch(/^ETS_OAI_ADMIN_EMAIL /);
     expect(problemsOf({ ETS_OAI_IDENTIFIER: "not a host" })[0]).toMatch(/^ETS_OAI_IDENTIFIER /);
+
+  it("reads WEBHOOK_ALLOWED_HOSTS as lower-case host names, none by default, and names a bad one", () => {
+    expect(loadConfig({}).webhooks.allowedHosts).toEqual([]);
+    expect(
+      loadConfig({ WEBHOOK_ALLOWED_HOSTS: " Receiver.Local , 127.0.0.1,[::1] " }).webhooks
+        .allowedHosts,
+    ).toEqual(["receiver.local", "127.0.0.1", "::1"]);
+    const problems = problemsOf({ WEBHOOK_ALLOWED_HOSTS: "https://hooks.example.org/x" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("WEBHOOK_ALLOWED_HOSTS");
+    expect(problems[0]).toContain("https://hooks.example.org/x");
   });
 });

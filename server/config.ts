@@ -82,6 +82,8 @@ export interface Config {
   depositIntervalMs: number;
   /** The public pages and OAI-PMH (docs/decisions/027-oai-pmh-and-public-pages.md). */
   publicSite: PublicSiteConfig;
+  /** Signed webhooks (docs/decisions/023-webhooks.md). */
+  webhooks: WebhooksConfig;
 }
 
 export interface PublicSiteConfig {
@@ -138,6 +140,18 @@ export function parseSwordUrl(value: string): SwordConfig | string {
   url.username = "";
   url.password = "";
   return { serviceDocumentUrl: url.toString(), username, password };
+}
+
+export interface WebhooksConfig {
+  /**
+   * Host names (lower case) a webhook may reach although they are, or resolve to, a loopback,
+   * private or link-local address (WEBHOOK_ALLOWED_HOSTS, comma-separated; default none).
+   */
+  allowedHosts: string[];
+  /** Whether the delivery worker runs inside the server (tests drive it by hand). */
+  worker: boolean;
+  /** How often the delivery worker looks for due deliveries. */
+  pollIntervalMs: number;
 }
 
 export interface ExaminersConfig {
@@ -485,6 +499,7 @@ const envSchema = z.object({
   ),
   SSO_ADMIN_GROUPS: optionalString,
   SSO_ADMIN_EMAILS: optionalString,
+  WEBHOOK_ALLOWED_HOSTS: optionalString,
   ETS_LOCAL_SIGN_IN: z.preprocess(
     emptyToUndefined,
     z.enum(["on", "admins-only", "off"]).default("on"),
@@ -578,6 +593,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(
       "ETS_WORKERS must be 1 with an in-memory database (DATABASE_URL=sqlite::memory:)",
     );
+  }
+  const webhookHosts = splitList(e.WEBHOOK_ALLOWED_HOSTS).map((host) =>
+    host.toLowerCase().replace(/^\[|\]$/g, ""),
+  );
+  for (const host of webhookHosts) {
+    if (!/^[a-z0-9.:-]+$/.test(host)) {
+      problems.push(
+        `WEBHOOK_ALLOWED_HOSTS has "${host}", which is not a host name or address (a comma-separated list of hosts, no scheme or port)`,
+      );
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -677,6 +702,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     repositorySword: e.REPOSITORY_SWORD_URL ? swordConfigOf(e.REPOSITORY_SWORD_URL) : null,
     depositWorker: true,
     depositIntervalMs: e.ETS_DEPOSIT_INTERVAL_SECONDS * 1000,
+    webhooks: { allowedHosts: webhookHosts, worker: true, pollIntervalMs: 1000 },
   };
 }
 

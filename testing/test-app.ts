@@ -126,15 +126,18 @@ export function testConfig(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
 ): Config {
+  const loaded = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    ETS_SAMPLE_DATA: "off",
+    PUBLIC_URL: "http://localhost:3000",
+    ...env,
+  });
   return {
-    ...loadConfig({
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      ETS_SAMPLE_DATA: "off",
-      PUBLIC_URL: "http://localhost:3000",
-      ...env,
-    }),
+    ...loaded,
     mailWorker: false,
+    // Tests drive webhook deliveries by hand (deliverDueWebhooks).
+    webhooks: { ...loaded.webhooks, worker: false },
     ...overrides,
   };
 }

@@ -149,6 +149,8 @@ const E2E_SERVER_ENV: Record<string, string> = {
   RATE_LIMIT_CONTACT: "100000",
   RATE_LIMIT_ACCOUNT_FAILURES: "100",
   RATE_LIMIT_UPLOADS: "100000",
+  // The webhooks spec's receiver listens on 127.0.0.1, refused unless named here.
+  WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
 };
 
 async function waitForHealth(url: string, server: ChildProcess): Promise<void> {

@@ -60,7 +60,13 @@ export type AuditEvent =
   | "api_token.created"
   | "api_token.revoked"
   | "api_token.used"
-  | "api_token.refused";
+  | "api_token.refused"
+  // Webhooks (issue 21): endpoints made, switched, removed, and deliveries sent again.
+  | "webhook.created"
+  | "webhook.enabled"
+  | "webhook.disabled"
+  | "webhook.deleted"
+  | "webhook.redelivered";
 
 export interface AuditEntry {
   event: AuditEvent;

@@ -552,6 +552,10 @@ export interface Database {
   report_rollups: ReportRollupsTable;
   api_tokens: ApiTokensTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type SubmissionRow = Selectable<SubmissionsTable>;
@@ -559,3 +563,56 @@ export type NewSubmissionRow = Insertable<SubmissionsTable>;
 export type SubmissionRowUpdate = Updateable<SubmissionsTable>;
 export type SubmissionDocumentRow = Selectable<SubmissionDocumentsTable>;
 export type UserRow = Selectable<UsersTable>;
+
+/** Where administrators want events sent (migration 018, docs/decisions/023-webhooks.md). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  url: string;
+  /** The event types sent to it, a JSON array. */
+  events: string;
+  /** The signing secret, shown once when the endpoint is made; never sent back. */
+  secret: string;
+  active: Bool;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event, written with the change it reports; `body` is what every delivery sends. */
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  /** The public id receivers deduplicate on ("evt_..."). */
+  event_id: string;
+  type: string;
+  submission_id: number | null;
+  body: string;
+  created_at: string;
+}
+
+/** One event to one endpoint: the delivery queue and its log. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: number;
+  /** The event's submission: deliveries of one submission to one endpoint go in id order. */
+  submission_id: number | null;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  next_attempt_at: string;
+  last_status: number | null;
+  last_error: string | null;
+  /** The delivery this one sends again ("Send again"), if any. */
+  redelivery_of: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** Each try of a delivery: the answer's status or why there was none. */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}

@@ -41,6 +41,7 @@ import {
 import type { Executor } from "../db/database.js";
 import type { Database, NewSubmissionRow, SubmissionRow } from "../db/schema.js";
 import { refreshReportRollups } from "../db/report-rollups.js";
+import { enqueueTimelineWebhooks } from "../webhooks/events.js";
 
 /** Row types never leave this module. */
 
@@ -934,6 +935,8 @@ export async function insertSubmissionEvents(
     db,
     events.map((e) => e.submissionId),
   );
+  // The webhooks these changes raise, in the same transaction (docs/decisions/023-webhooks.md).
+  await enqueueTimelineWebhooks(db, events);
 }
 
 export interface StoredSubmissionEvent extends NewSubmissionEvent {

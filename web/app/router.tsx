@@ -141,6 +141,10 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import("../features/admin/publication/LibraryPage.js"), "LibraryPage"),
               },
               { path: "reports", lazy: page(() => import("../features/admin/reports/ReportsPage.js"), "ReportsPage") },
+              {
+                path: "webhooks",
+                lazy: page(() => import("../features/admin/webhooks/WebhooksPage.js"), "WebhooksPage"),
+              },
             ],
           },
           // The examiner's page: no account, the mailed link's token after '#' (issue 9).

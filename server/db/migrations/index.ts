@@ -16,6 +16,7 @@ import * as m014 from "./014_mail_secrets.js";
 import * as m015 from "./015_examiner_links.js";
 import * as m016 from "./016_publication.js";
 import * as m017 from "./017_api_tokens.js";
+import * as m018 from "./018_webhooks.js";
 import * as m019 from "./019_report_rollups.js";
 import * as m020 from "./020_deposits.js";
 import * as m021 from "./021_public_downloads.js";
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "015_examiner_links": m015,
   "016_publication": m016,
   "017_api_tokens": m017,
+  "018_webhooks": m018,
   "019_report_rollups": m019,
   "020_deposits": m020,
   "021_public_downloads": m021,

@@ -16,6 +16,7 @@ const LINKS = [
   { to: adminPaths.notices, label: "Notices" },
   { to: adminPaths.inbox, label: "Contact messages" },
   { to: adminPaths.apiTokens, label: "API tokens" },
+  { to: adminPaths.webhooks, label: "Webhooks" },
 ] as const;
 
 /** The admin area's frame: its own navigation above every admin page. */

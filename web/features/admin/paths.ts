@@ -15,6 +15,7 @@ export const adminPaths = {
   library: "/admin/library",
   reports: "/admin/reports",
   apiTokens: "/admin/tokens",
+  webhooks: "/admin/webhooks",
 } as const;
 
 type ListLink = Partial<
