@@ -10,7 +10,6 @@ import { answerFrameworkError, answerWhileClosing } from "./framework-errors.js"
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
-  jsonSchemaTransform,
   serializerCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
@@ -26,7 +25,9 @@ import {
   type ErrorBody,
   type FieldError,
 } from "./errors.js";
-import { authPlugin } from "./auth/plugin.js";
+import { authPlugin, requireAdmin, requireStudent, requireUser } from "./auth/plugin.js";
+import { SESSION_COOKIE } from "./auth/session.js";
+import { contractDocument, contractTransform, contractTransformObject } from "./http/openapi.js";
 import { healthRoutes } from "./health/routes.js";
 import { accountRoutes } from "./accounts/routes.js";
 import { submissionRoutes } from "./submissions/routes.js";
@@ -184,15 +185,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       message: `Too many requests. Please wait ${describeWait(context.ttl)} and try again.`,
     }),
   });
+  // The API contract: operation security and common error answers from what each route is
+  // (server/http/openapi.ts, docs/decisions/021-api-contract.md).
+  const contract = {
+    sessionGuards: [requireUser, requireAdmin, requireStudent],
+    sessionCookie: SESSION_COOKIE,
+    publicUrl: config.publicUrl,
+  };
   await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "ETS Tracking API",
-        version: "1.0.0",
-        description: "Thesis submission tracking",
-      },
-    },
-    transform: jsonSchemaTransform,
+    openapi: contractDocument(contract),
+    transform: contractTransform(contract),
+    transformObject: contractTransformObject,
   });
   await app.register(authPlugin, { db, config });
   // Delivers the mail outbox while the app runs, when config.mailWorker is on (not in tests).

@@ -54,6 +54,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       ...admin,
       schema: {
         tags: ["examiners"],
+        operationId: "listExaminers",
         summary: "The examiner list: search (name, email, institution), kind, active; paged",
         querystring: examinerListQuerySchema,
         response: { 200: examinerListResponseSchema },
@@ -69,6 +70,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "createExaminer",
         summary: "Add an examiner (409 when the email is already on the list)",
         body: examinerInputSchema,
         response: { 201: examinerResponseSchema, ...refusals },
@@ -85,6 +87,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "updateExaminer",
         summary: "Change an examiner's fields; active false hides them from nomination",
         params: examinerIdParamsSchema,
         body: examinerChangesSchema,
@@ -102,6 +105,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       ...admin,
       schema: {
         tags: ["examiners"],
+        operationId: "getExamination",
         summary: "A submission's examination: examiners per role, links, reports, outcome",
         params: indexNumberParams,
         response: { 200: adminExaminationResponseSchema, 404: errorBodySchema },
@@ -117,6 +121,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "nominateExaminer",
         summary: "Nominate the internal or external examiner, or replace the current one",
         params: examinerRoleParamsSchema,
         body: nominationInputSchema,
@@ -141,6 +146,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "sendToExaminers",
         summary: "Mail each examiner their personal link (a named role gets a new link)",
         params: indexNumberParams,
         // A POST without a body (the usual "Send" click) reaches here as null.
@@ -171,6 +177,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "revokeExaminerLink",
         summary: "Stop an examiner's link at once",
         params: examinationIdParamsSchema,
         response: { 200: adminExaminationResponseSchema, ...refusals },
@@ -188,6 +195,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "changeExaminationDueDate",
         summary: "Change an examination's due date",
         params: examinationIdParamsSchema,
         body: examinationChangesSchema,
@@ -207,6 +215,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       exposeHeadRoute: false,
       schema: {
         tags: ["examiners"],
+        operationId: "getExaminerReport",
         summary: "Read an examiner's report (PDF, inline)",
         params: examinationIdParamsSchema,
       },
@@ -240,6 +249,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "releaseOutcome",
         summary: "Release the outcome to the student once both reports are in",
         params: indexNumberParams,
         body: outcomeInputSchema,
@@ -263,6 +273,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "approveCorrections",
         summary: "Approve the corrected thesis: Thesis Status becomes Corrections approved",
         params: indexNumberParams,
         response: { 200: adminExaminationResponseSchema, ...refusals },
@@ -279,6 +290,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireUser,
       schema: {
         tags: ["examiners"],
+        operationId: "getStudentExamination",
         summary:
           "The student's view of the examination: dates and the released outcome, never the examiners",
         params: indexNumberParams,
