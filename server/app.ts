@@ -5,6 +5,7 @@ import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { answerFrameworkError, answerWhileClosing } from "./framework-errors.js";
 import {
@@ -107,6 +108,26 @@ export function securityHeaderOptions(secure: boolean): FastifyHelmetOptions {
     crossOriginEmbedderPolicy: false,
   };
 }
+
+/**
+ * The Content Security Policy of the API's reference page (/api/docs and its files): the page
+ * policy above, and in style-src the hash of the one <style> element Swagger UI (pinned with
+ * @fastify/swagger-ui) inserts. A new Swagger UI that inserts another is seen by
+ * e2e/api-docs.spec.ts, which fails on any policy violation.
+ */
+export const API_DOCS_STYLE_HASH = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+export const API_DOCS_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  `style-src 'self' ${API_DOCS_STYLE_HASH}`,
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 /** Builds the app without listening: server.ts listens, tests use app.inject. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -222,6 +243,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // limit on what arrives, with no decompression bomb behind it.
       await api.register(compress, API_COMPRESSION);
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+      // The interactive reference for people (Swagger UI) over the same document. Its page loads
+      // only its own scripts and styles from /api/docs/static, so the product's page policy holds
+      // (docs/api.md); its routes are hidden from the document.
+      await api.register(swaggerUi, {
+        routePrefix: "/docs",
+        // Registered inside /api: the page names its files with the whole prefix.
+        indexPrefix: "/api",
+        uiConfig: { deepLinking: true, displayOperationId: true, tryItOutEnabled: false },
+        theme: { title: "ETS Tracking API reference" },
+        // The page's policy for this page only: the product's, with one more style, the one
+        // <style> element Swagger UI adds as it starts, allowed by its hash (never
+        // 'unsafe-inline'). Checked in a browser by e2e/api-docs.spec.ts.
+        staticCSP: API_DOCS_POLICY,
+      });
       await api.register(healthRoutes);
       await api.register(accountRoutes);
       await api.register(submissionRoutes);

@@ -10,9 +10,10 @@ import {
   type TestApp,
   type TestDatabase,
 } from "../../testing/test-app.js";
-import { buildApp } from "../app.js";
+import { API_DOCS_POLICY, buildApp } from "../app.js";
 import { requireAdmin } from "../auth/plugin.js";
 import { TOKEN_SCOPES } from "./openapi.js";
+import { NOT_A_DOCUMENT_POLICY } from "./security-headers.js";
 
 /**
  * The API contract (docs/decisions/021-api-contract.md): the served /api/openapi.json passes
@@ -200,6 +201,38 @@ describe("the API contract (/api/openapi.json)", () => {
     expect(edit["409"]).toHaveProperty("content");
     // A read without parameters gets no 404.
     expect(op("/api/admin/stats", "get").responses).not.toHaveProperty("404");
+  });
+});
+
+describe("the reference page (/api/docs)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it("serves Swagger UI under its own policy, and the same document", async () => {
+    const page = await t.app.inject({ method: "GET", url: "/api/docs" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(page.headers["content-security-policy"]).toBe(API_DOCS_POLICY);
+    expect(page.headers["content-security-policy"]).not.toContain("unsafe-inline");
+    // Its files are named under /api/docs, not beside the page.
+    expect(page.body).toContain('src="/api/docs/static/swagger-ui-bundle.js"');
+    const script = await t.app.inject({
+      method: "GET",
+      url: "/api/docs/static/swagger-initializer.js",
+    });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers["content-security-policy"]).toBe(API_DOCS_POLICY);
+    const fromUi = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    const served = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(fromUi.json()).toEqual(served.json());
+    // The policy is the page's only: the API's answers keep the strict one.
+    const health = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(health.headers["content-security-policy"]).toBe(NOT_A_DOCUMENT_POLICY);
+    // The page's routes are not operations of the contract.
+    expect(Object.keys(served.json<OpenApiDocument>().paths)).not.toContain("/api/docs");
   });
 });
 
