@@ -25,10 +25,10 @@ test("the API reference page lists every operation under its own policy, with no
   expect(response?.headers()["content-security-policy"]).not.toContain("unsafe-inline");
 
   await expect(page.getByRole("heading", { name: /ETS Tracking API/ })).toBeVisible();
-  const document = (await (await page.request.get("/api/openapi.json")).json()) as {
+  const contract = (await (await page.request.get("/api/openapi.json")).json()) as {
     paths: Record<string, Record<string, unknown>>;
   };
-  const operations = Object.values(document.paths).flatMap((methods) => Object.keys(methods));
+  const operations = Object.values(contract.paths).flatMap((methods) => Object.keys(methods));
   await expect(page.locator(".opblock")).toHaveCount(operations.length);
   // An operation opens to its answers, the shared error responses among them.
   await page.locator(".opblock-summary", { hasText: "listSubmissions" }).click();
