@@ -5,12 +5,12 @@ import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { answerFrameworkError, answerWhileClosing } from "./framework-errors.js";
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
-  jsonSchemaTransform,
   serializerCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
@@ -26,7 +26,9 @@ import {
   type ErrorBody,
   type FieldError,
 } from "./errors.js";
-import { authPlugin } from "./auth/plugin.js";
+import { authPlugin, requireAdmin, requireStudent, requireUser } from "./auth/plugin.js";
+import { SESSION_COOKIE } from "./auth/session.js";
+import { contractDocument, contractTransform, contractTransformObject } from "./http/openapi.js";
 import { healthRoutes } from "./health/routes.js";
 import { accountRoutes } from "./accounts/routes.js";
 import { submissionRoutes } from "./submissions/routes.js";
@@ -120,6 +122,26 @@ export function securityHeaderOptions(secure: boolean): FastifyHelmetOptions {
   };
 }
 
+/**
+ * The Content Security Policy of the API's reference page (/api/docs and its files): the page
+ * policy above, and in style-src the hash of the one <style> element Swagger UI (pinned with
+ * @fastify/swagger-ui) inserts. A new Swagger UI that inserts another is seen by
+ * e2e/api-docs.spec.ts, which fails on any policy violation.
+ */
+export const API_DOCS_STYLE_HASH = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+export const API_DOCS_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  `style-src 'self' ${API_DOCS_STYLE_HASH}`,
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 /** Builds the app without listening: server.ts listens, tests use app.inject. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const ownsDb = options.db === undefined;
@@ -197,15 +219,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       message: `Too many requests. Please wait ${describeWait(context.ttl)} and try again.`,
     }),
   });
+  // The API contract: operation security and common error answers from what each route is
+  // (server/http/openapi.ts, docs/decisions/021-api-contract.md).
+  const contract = {
+    sessionGuards: [requireUser, requireAdmin, requireStudent],
+    sessionCookie: SESSION_COOKIE,
+    publicUrl: config.publicUrl,
+  };
   await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "ETS Tracking API",
-        version: "1.0.0",
-        description: "Thesis submission tracking",
-      },
-    },
-    transform: jsonSchemaTransform,
+    openapi: contractDocument(contract),
+    transform: contractTransform(contract),
+    transformObject: contractTransformObject,
   });
   await app.register(authPlugin, { db, config });
   await app.register(apiTokenAudit);
@@ -237,6 +261,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // limit on what arrives, with no decompression bomb behind it.
       await api.register(compress, API_COMPRESSION);
       api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+      // The interactive reference for people (Swagger UI) over the same document. Its page loads
+      // only its own scripts and styles from /api/docs/static, so the product's page policy holds
+      // (docs/api.md); its routes are hidden from the document.
+      await api.register(swaggerUi, {
+        routePrefix: "/docs",
+        // Registered inside /api: the page names its files with the whole prefix.
+        indexPrefix: "/api",
+        uiConfig: { deepLinking: true, displayOperationId: true, tryItOutEnabled: false },
+        theme: { title: "ETS Tracking API reference" },
+        // The page's policy for this page only: the product's, with one more style, the one
+        // <style> element Swagger UI adds as it starts, allowed by its hash (never
+        // 'unsafe-inline'). Checked in a browser by e2e/api-docs.spec.ts.
+        staticCSP: API_DOCS_POLICY,
+      });
       await api.register(healthRoutes);
       await api.register(accountRoutes);
       await api.register(submissionRoutes);

@@ -33,6 +33,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: codesPerEmail,
       schema: {
         tags: ["accounts"],
+        operationId: "signUp",
         summary: "Student sign-up: mails a six-digit code (a `password` field is ignored)",
         body: createUserSchema,
         response: { 200: successMessageSchema },
@@ -51,6 +52,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: perAddress(limits.signIn),
       schema: {
         tags: ["accounts"],
+        operationId: "signIn",
         summary: "Sign in with a password or a code; sets the session cookie",
         body: signInSchema,
         response: { 200: signInResponseSchema },
@@ -77,6 +79,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["accounts"],
+        operationId: "signOut",
         summary:
           "End the session (answers success when there was none); `redirectTo` is the provider's sign-out after a single sign-on",
         response: { 200: signOutResponseSchema },
@@ -99,6 +102,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireUser,
       schema: {
         tags: ["accounts"],
+        operationId: "getCurrentUser",
         summary: "The signed-in user",
         response: { 200: meResponseSchema },
       },
@@ -113,6 +117,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["accounts"],
+        operationId: "getSession",
         summary: "The signed-in user, or null when nobody is signed in",
         response: { 200: sessionResponseSchema },
       },
@@ -132,6 +137,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: codesPerEmail,
       schema: {
         tags: ["accounts"],
+        operationId: "requestSignInCode",
         summary: "Mail a new code to a student account (same answer whether it exists or not)",
         body: requestCodeSchema,
         response: { 200: successMessageSchema },
@@ -150,6 +156,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireUser,
       schema: {
         tags: ["accounts"],
+        operationId: "changePassword",
         summary: "Set the signed-in user's password",
         body: changePasswordSchema,
         response: { 200: successMessageSchema },

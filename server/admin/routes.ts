@@ -38,6 +38,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["admin"],
+        operationId: "listUsers",
         summary: "Administrators and students, each student with their linked submission",
         querystring: adminUsersQuerySchema,
         response: { 200: adminUserListResponseSchema },
@@ -52,6 +53,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
+        operationId: "createAdmin",
         summary: "Create an administrator (the new_user_entry form)",
         body: newAdminSchema,
         response: { 201: createdAdminResponseSchema },
@@ -75,6 +77,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
+        operationId: "deactivateUser",
         summary: "Deactivate an account; its sessions end at once",
         params: userParams,
         response: { 200: successSchema },
@@ -94,6 +97,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
+        operationId: "reactivateUser",
         summary: "Reactivate an account",
         params: userParams,
         response: { 200: successSchema },
@@ -113,6 +117,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
+        operationId: "resendSignInCode",
         summary: "Mail a student a new sign-in code",
         params: userParams,
         response: { 200: successMessageSchema },
@@ -131,6 +136,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["admin"],
+        operationId: "listFailedMail",
         summary: "Mail that could not be delivered after every retry",
         response: { 200: failedMailListResponseSchema },
       },

@@ -18,6 +18,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       config: perAddress(app.config.rateLimits.contact),
       schema: {
         tags: ["contact"],
+        operationId: "sendContactMessage",
         summary: "The public contact form",
         body: contactSchema,
         response: { 201: successMessageSchema },
@@ -37,6 +38,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireAdmin,
       schema: {
         tags: ["admin"],
+        operationId: "listContactMessages",
         summary: "Messages sent through the contact form, newest first",
         response: { 200: contactMessageListResponseSchema },
       },

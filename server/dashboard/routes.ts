@@ -11,6 +11,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["dashboard"],
+        operationId: "getStats",
         summary: "Figures for the administrator's dashboard",
         response: { 200: statsResponseSchema },
       },

@@ -30,6 +30,7 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["documents"],
+        operationId: "acceptDocument",
         summary:
           "Accept the current version of a document waiting for review: its checklist item is received today",
         params: idParams,
@@ -49,6 +50,7 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ["documents"],
+        operationId: "returnDocument",
         summary:
           "Return the current version of a document to the student with a reason (also undoes an acceptance)",
         params: idParams,
@@ -69,6 +71,7 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { tokenScope: "documents:read" },
       schema: {
         tags: ["documents"],
+        operationId: "downloadSubmissionDocuments",
         summary: "Every current document of a submission in one zip (404 when none was uploaded)",
         params: idParams,
       },

@@ -62,6 +62,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireUser,
       schema: {
         tags: ["documents"],
+        operationId: "listSubmissionDocuments",
         summary: "A submission's documents: each checklist item, its versions, the thesis details",
         params: indexNumberParams,
         response: { 200: submissionDocumentsResponseSchema },
@@ -84,6 +85,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireUser,
       schema: {
         tags: ["documents"],
+        operationId: "saveThesisDetails",
         summary: "Save the thesis title and abstract (the student, or an administrator)",
         params: indexNumberParams,
         body: thesisDetailsInputSchema,
@@ -107,6 +109,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: perAccount(app.config.rateLimits.uploads),
       schema: {
         tags: ["documents"],
+        operationId: "uploadDocument",
         summary:
           "Upload a new version of a checklist item as a PDF (multipart field file; the student only)",
         consumes: ["multipart/form-data"],
@@ -142,6 +145,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireUser,
       schema: {
         tags: ["documents"],
+        operationId: "getDocumentFile",
         summary: "Read an uploaded PDF (its student or an administrator)",
         params: idParams,
         querystring: fileQuery,

@@ -44,6 +44,7 @@ export const examinerLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       exposeHeadRoute: false,
       schema: {
         tags: ["examiner"],
+        operationId: "getExaminerAssignment",
         summary: "The examiner's assignment: the thesis, the due date, their report (link token)",
         response: { 200: examinerAssignmentResponseSchema, ...refusals },
       },
@@ -60,6 +61,7 @@ export const examinerLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       exposeHeadRoute: false,
       schema: {
         tags: ["examiner"],
+        operationId: "downloadExaminerThesis",
         summary: "Download the current thesis PDF; the first download marks it received",
       },
     },
@@ -100,6 +102,7 @@ export const examinerLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       schema: {
         tags: ["examiner"],
+        operationId: "uploadExaminerReport",
         summary:
           "Upload the examiner's report: multipart fields recommendation and note first, then file (PDF)",
         consumes: ["multipart/form-data"],
@@ -129,6 +132,7 @@ export const examinerLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ["examiner"],
+        operationId: "examinerApproveCorrections",
         summary: "The internal examiner confirms the corrected thesis",
         body: approveCorrectionsInputSchema.optional(),
         response: { 200: examinerAssignmentResponseSchema, ...refusals },

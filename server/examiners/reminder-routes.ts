@@ -19,6 +19,7 @@ export const reminderRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "sendExaminerReminder",
         summary:
           "Mail the examiner a reminder now (409 when the report is in, the link is not working, or a reminder went within the hour)",
         params: examinationIdParamsSchema,

@@ -55,6 +55,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       ...admin,
       schema: {
         tags: ["examiners"],
+        operationId: "listExaminers",
         summary: "The examiner list: search (name, email, institution), kind, active; paged",
         querystring: examinerListQuerySchema,
         response: { 200: examinerListResponseSchema },
@@ -70,6 +71,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "createExaminer",
         summary: "Add an examiner (409 when the email is already on the list)",
         body: examinerInputSchema,
         response: { 201: examinerResponseSchema, ...refusals },
@@ -86,6 +88,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "updateExaminer",
         summary: "Change an examiner's fields; active false hides them from nomination",
         params: examinerIdParamsSchema,
         body: examinerChangesSchema,
@@ -104,6 +107,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       ...admin,
       schema: {
         tags: ["examiners"],
+        operationId: "getExamination",
         summary: "A submission's examination: examiners per role, links, reports, outcome",
         params: indexNumberParams,
         response: { 200: adminExaminationResponseSchema, 404: errorBodySchema },
@@ -119,6 +123,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "nominateExaminer",
         summary: "Nominate the internal or external examiner, or replace the current one",
         params: examinerRoleParamsSchema,
         body: nominationInputSchema,
@@ -143,6 +148,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "sendToExaminers",
         summary: "Mail each examiner their personal link (a named role gets a new link)",
         params: indexNumberParams,
         // A POST without a body (the usual "Send" click) reaches here as null.
@@ -173,6 +179,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "revokeExaminerLink",
         summary: "Stop an examiner's link at once",
         params: examinationIdParamsSchema,
         response: { 200: adminExaminationResponseSchema, ...refusals },
@@ -190,6 +197,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "changeExaminationDueDate",
         summary: "Change an examination's due date",
         params: examinationIdParamsSchema,
         body: examinationChangesSchema,
@@ -210,6 +218,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       exposeHeadRoute: false,
       schema: {
         tags: ["examiners"],
+        operationId: "getExaminerReport",
         summary: "Read an examiner's report (PDF, inline)",
         params: examinationIdParamsSchema,
       },
@@ -243,6 +252,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "releaseOutcome",
         summary: "Release the outcome to the student once both reports are in",
         params: indexNumberParams,
         body: outcomeInputSchema,
@@ -266,6 +276,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["examiners"],
+        operationId: "approveCorrections",
         summary: "Approve the corrected thesis: Thesis Status becomes Corrections approved",
         params: indexNumberParams,
         response: { 200: adminExaminationResponseSchema, ...refusals },
@@ -283,6 +294,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireUser,
       schema: {
         tags: ["examiners"],
+        operationId: "getStudentExamination",
         summary:
           "The student's view of the examination: dates and the released outcome, never the examiners",
         params: indexNumberParams,

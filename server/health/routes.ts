@@ -9,6 +9,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["health"],
+        operationId: "getHealth",
         summary: "Whether the server and its database answer",
         response: {
           200: z.object({ status: z.literal("ok"), database: z.literal("ok") }),
@@ -33,6 +34,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["health"],
+        operationId: "getReadiness",
         summary:
           "Whether this server should be sent traffic: its database answers and has every migration applied",
         response: {

@@ -17,6 +17,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireStudent,
       schema: {
         tags: ["messages"],
+        operationId: "listMessages",
         summary: "The signed-in student's messages and broadcasts, newest first",
         response: { 200: messageListResponseSchema },
       },
@@ -31,6 +32,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireStudent,
       schema: {
         tags: ["messages"],
+        operationId: "markMessageRead",
         summary: "Mark one of the student's messages read",
         params: z.object({ id: z.coerce.number().int().positive().max(MAX_ROW_ID) }),
         response: { 200: successSchema },
@@ -49,6 +51,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["messages"],
+        operationId: "sendNotice",
         summary: "Send a notice to one student (by index number) or to every student",
         body: sendMessageSchema,
         response: { 201: successSchema },

@@ -57,6 +57,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: schemaSerializerCompiler,
       schema: {
         tags: ["submissions"],
+        operationId: "getSubmissionStatus",
         summary: "A student's submission status (the prototype's status call)",
         params: indexNumberParams,
         response: { 200: submissionStatusResponseSchema },
@@ -90,6 +91,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireUser,
       schema: {
         tags: ["submissions"],
+        operationId: "getSubmissionTimeline",
         summary: "Dated milestones of a submission, for its student or an administrator",
         params: indexNumberParams,
         response: { 200: timelineResponseSchema },
@@ -108,6 +110,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: schemaSerializerCompiler,
       schema: {
         tags: ["submissions"],
+        operationId: "listSubmissions",
         summary: "Search, filter, sort and page through all submissions",
         querystring: submissionListQuerySchema,
         response: { 200: submissionListResponseSchema },
@@ -127,6 +130,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
+        operationId: "createSubmission",
         summary: "Add a submission",
         body: submissionInputSchema,
         response: { 201: submissionResponseSchema },
@@ -146,6 +150,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
+        operationId: "getSubmission",
         summary: "One submission with its version, for editing",
         params: idParams,
         response: { 200: submissionResponseSchema },
@@ -166,6 +171,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
+        operationId: "updateSubmission",
         summary: "Edit and advance a submission (optimistic concurrency on version)",
         params: idParams,
         body: submissionUpdateSchema,
@@ -194,6 +200,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
+        operationId: "listSubmissionEvents",
         summary: "Every recorded change of a submission, oldest first, with who made it",
         params: idParams,
         response: { 200: submissionEventsResponseSchema },
@@ -212,6 +219,7 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["submissions"],
+        operationId: "bulkUpdateSubmissions",
         summary: "Set a stage or examiner state on many submissions in one transaction",
         body: bulkUpdateSchema,
         response: {

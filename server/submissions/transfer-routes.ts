@@ -48,6 +48,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         ...importSchema("Check a CSV or XLSX file of records and say what importing it would do"),
+        operationId: "previewImport",
         response: { 200: importPreviewSchema },
       },
     },
@@ -61,6 +62,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         ...importSchema("Import a CSV or XLSX file of records: all rows or none"),
+        operationId: "applyImport",
         // Other 400s (no file attached) carry the usual error body.
         response: {
           200: importResultSchema,
@@ -79,6 +81,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       compress: EXPORT_COMPRESSION,
       schema: {
         tags: ["import"],
+        operationId: "exportSubmissions",
         summary: "Download the listed submissions (same filters as the list) as CSV or XLSX",
         querystring: submissionExportQuerySchema,
       },

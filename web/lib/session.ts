@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { SignOutResponse } from "../../common/sso.js";
-import { api } from "./api-client.js";
+import { api, unwrap } from "./api-client.js";
 
 /**
  * Who is signed in. The server's session (HttpOnly cookie) is the truth, read through GET
@@ -26,7 +26,7 @@ const INDEX_KEY = "indexNumber";
 export const meQuery = queryOptions({
   queryKey: ["me"],
   queryFn: async (): Promise<Me | null> => {
-    const { user } = await api.get<{ user: Me | null }>("/session");
+    const { user }: { user: Me | null } = await unwrap(api.GET("/api/session"));
     if (user) rememberSession(user);
     else forgetSession();
     return user;
@@ -73,7 +73,7 @@ export async function logout(): Promise<void> {
   // where (its end-session address), and that page sends the browser back to our login page.
   let redirectTo: string | undefined;
   try {
-    const answer = await api.post<SignOutResponse>("/logout");
+    const answer: SignOutResponse = await unwrap(api.POST("/api/logout"));
     redirectTo = answer?.redirectTo;
   } catch {
     // Even if the server is unreachable, the browser forgets the session.

@@ -69,6 +69,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["accounts"],
+        operationId: "getSsoOptions",
         summary: "The single sign-on buttons for the login page, and which local sign-ins stay",
         response: { 200: ssoOptionsResponseSchema },
       },

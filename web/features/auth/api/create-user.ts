@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import type { CreateUserInput } from "../../../../common/accounts.js";
-import { ApiError, api } from "../../../lib/api-client.js";
+import { ApiError, api, unwrap } from "../../../lib/api-client.js";
 
 type CreateUserAnswer = { success: true; message: string } | { success: false; message: string };
 
@@ -11,7 +11,8 @@ type CreateUserAnswer = { success: true; message: string } | { success: false; m
 export async function createUser(
   input: CreateUserInput,
 ): Promise<{ success: true; message: string }> {
-  const answer = await api.post<CreateUserAnswer>("/create_user", input);
+  // The contract's answer is the success; a `success: false` body is an older server's refusal.
+  const answer = (await unwrap(api.POST("/api/create_user", { body: input }))) as CreateUserAnswer;
   if (!answer.success) throw new ApiError(409, "conflict", answer.message);
   return answer;
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { SsoOptions } from "../../../../common/sso.js";
 import { SSO_PROVIDERS } from "../../../../common/sso-constants.js";
-import { api } from "../../../lib/api-client.js";
+import { api, unwrap } from "../../../lib/api-client.js";
 
 const LOCAL_SIGN_IN: readonly string[] = ["on", "admins-only", "off"];
 
@@ -50,7 +50,7 @@ export function readSsoOptions(answer: unknown): SsoOptions {
  * (ETS_LOCAL_SIGN_IN). They change only with the server's configuration, so they are read once.
  */
 export async function fetchSsoOptions(): Promise<SsoOptions> {
-  return readSsoOptions(await api.get<unknown>("/auth/sso"));
+  return readSsoOptions(await unwrap(api.GET("/api/auth/sso")));
 }
 
 export const ssoOptionsQuery = queryOptions({

@@ -1,6 +1,17 @@
 import { linkRefusedBodySchema } from "../../../../common/examiners.js";
 import { EXAMINER_AUTH_SCHEME, type LinkRefusal } from "../../../../common/examiners-constants.js";
 import { ApiError, type FieldError } from "../../../lib/api-client.js";
+import type { paths } from "../../../lib/api-types.js";
+
+/**
+ * The examiner routes of the generated contract (web/lib/api-types.ts), without their
+ * /api/examiner prefix: a path the server no longer has fails the typecheck.
+ */
+export type ExaminerPath = keyof paths extends infer Path
+  ? Path extends `/api/examiner${infer Rest}`
+    ? Rest
+    : never
+  : never;
 
 /**
  * The examiner page's one way to call /api/examiner/*: the link's token as
@@ -78,7 +89,7 @@ export function examinerApiError(status: number, body: unknown): ApiError {
 
 export async function examinerFetch(
   token: string,
-  path: string,
+  path: ExaminerPath,
   init: { method?: "GET" | "POST"; body?: unknown; signal?: AbortSignal; accept?: string } = {},
 ): Promise<Response> {
   const method = init.method ?? "GET";
@@ -114,7 +125,7 @@ export async function examinerFetch(
 /** A JSON call: the parsed body, or one of the errors above. */
 export async function examinerJson(
   token: string,
-  path: string,
+  path: ExaminerPath,
   init: { method?: "GET" | "POST"; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<unknown> {
   const response = await examinerFetch(token, path, init);

@@ -5,6 +5,7 @@ import {
 } from "../../../../common/examiners.js";
 import type { UploadRefusal } from "../../../../common/documents.js";
 import { ApiError } from "../../../lib/api-client.js";
+import type { paths } from "../../../lib/api-types.js";
 import {
   uploadRefusalReason,
   uploadWithProgress,
@@ -22,7 +23,7 @@ import { examinerApiError, examinerHeaders, LinkRefusedError } from "./examiner-
  * working, or a ReportUploadError with the server's message (which names the file) and `reason`.
  */
 
-export const REPORT_UPLOAD_PATH = "/api/examiner/report";
+export const REPORT_UPLOAD_PATH = "/api/examiner/report" satisfies keyof paths;
 
 export class ReportUploadError extends ApiError {
   constructor(

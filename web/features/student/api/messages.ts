@@ -1,13 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Message, MessageListResponse } from "../../../../common/submissions-api.js";
-import { api } from "../../../lib/api-client.js";
+import { api, unwrap } from "../../../lib/api-client.js";
 
 /** A notice from the School (GET /api/messages). */
 export type StudentMessage = Message;
 
 export const messagesQuery = queryOptions({
   queryKey: ["messages"],
-  queryFn: ({ signal }) => api.get<MessageListResponse>("/messages", undefined, { signal }),
+  queryFn: ({ signal }): Promise<MessageListResponse> =>
+    unwrap(api.GET("/api/messages", { signal })),
 });
 
 export function useMessages() {
@@ -26,7 +27,8 @@ export function newestFirst(items: readonly StudentMessage[]): StudentMessage[] 
 export function useMarkMessageRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<{ success: true }>(`/messages/${id}/read`),
+    mutationFn: (id: number) =>
+      unwrap(api.POST("/api/messages/{id}/read", { params: { path: { id } } })),
     onMutate: async (id) => {
       await queryClient.cancelQueries({ queryKey: messagesQuery.queryKey });
       const before = queryClient.getQueryData(messagesQuery.queryKey);

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { ThesisDetailsInput } from "../../../../common/documents.js";
-import { apiRequest } from "../../../lib/api-client.js";
+import { api, unwrap } from "../../../lib/api-client.js";
 import { submissionDocumentsKey, type SubmissionDocuments } from "./submission-documents.js";
 import { submissionStatusQuery } from "./submission-status.js";
 
@@ -26,10 +26,11 @@ export function useSaveThesisDetails(indexNumber: string) {
     ) => {
       setPending(true);
       setError(null);
-      apiRequest<{ data: ThesisDetailsInput }>(
-        "PUT",
-        `/submissions/${encodeURIComponent(indexNumber)}/thesis`,
-        input,
+      unwrap(
+        api.PUT("/api/submissions/{indexNumber}/thesis", {
+          params: { path: { indexNumber } },
+          body: input,
+        }),
       ).then(
         (answer) => {
           queryClient.setQueryData<SubmissionDocuments>(

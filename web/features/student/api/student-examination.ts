@@ -1,9 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type {
-  StudentExamination,
-  StudentExaminationResponse,
-} from "../../../../common/examiners.js";
-import { api } from "../../../lib/api-client.js";
+import type { StudentExamination } from "../../../../common/examiners.js";
+import { api, unwrap } from "../../../lib/api-client.js";
 
 export function studentExaminationKey(indexNumber: string) {
   return ["submission-examination", indexNumber] as const;
@@ -22,13 +19,12 @@ export function studentExaminationQuery(indexNumber: string) {
   return queryOptions({
     queryKey: studentExaminationKey(indexNumber),
     queryFn: ({ signal }): Promise<StudentExamination> =>
-      api
-        .get<StudentExaminationResponse>(
-          `/submissions/${encodeURIComponent(indexNumber)}/examination`,
-          undefined,
-          { signal },
-        )
-        .then((answer) => answer.data),
+      unwrap(
+        api.GET("/api/submissions/{indexNumber}/examination", {
+          params: { path: { indexNumber } },
+          signal,
+        }),
+      ).then((answer) => answer.data),
   });
 }
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { SubmissionDocumentsResponse } from "../../../../common/documents.js";
-import { api } from "../../../lib/api-client.js";
+import { api, unwrap } from "../../../lib/api-client.js";
 
 export type SubmissionDocuments = SubmissionDocumentsResponse["data"];
 
@@ -19,13 +19,12 @@ export function submissionDocumentsQuery(indexNumber: string) {
   return queryOptions({
     queryKey: submissionDocumentsKey(indexNumber),
     queryFn: ({ signal }) =>
-      api
-        .get<SubmissionDocumentsResponse>(
-          `/submissions/${encodeURIComponent(indexNumber)}/documents`,
-          undefined,
-          { signal },
-        )
-        .then((answer) => answer.data),
+      unwrap(
+        api.GET("/api/submissions/{indexNumber}/documents", {
+          params: { path: { indexNumber } },
+          signal,
+        }),
+      ).then((answer): SubmissionDocuments => answer.data),
   });
 }
 

@@ -1,19 +1,15 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { SubmissionStatusResponse } from "../../../../common/api.js";
-import { api } from "../../../lib/api-client.js";
+import { api, unwrap } from "../../../lib/api-client.js";
 
 /** GET /api/submissions/:indexNumber: the prototype's status call, for the signed-in student. */
 export function submissionStatusQuery(indexNumber: string) {
   return queryOptions({
     queryKey: ["submission-status", indexNumber],
     queryFn: ({ signal }) =>
-      api
-        .get<SubmissionStatusResponse>(
-          `/submissions/${encodeURIComponent(indexNumber)}`,
-          undefined,
-          { signal },
-        )
-        .then((answer) => answer.data),
+      unwrap(
+        api.GET("/api/submissions/{indexNumber}", { params: { path: { indexNumber } }, signal }),
+      ).then((answer): SubmissionStatusResponse["data"] => answer.data),
   });
 }
 

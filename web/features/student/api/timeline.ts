@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../lib/api-client.js";
+import { api, unwrap } from "../../../lib/api-client.js";
 import type { TimelineItem } from "../../../../common/submissions-api.js";
 
 /** GET /api/submissions/:indexNumber/timeline: dated milestones, oldest first. */
@@ -7,15 +7,12 @@ export function timelineQuery(indexNumber: string) {
   return queryOptions({
     queryKey: ["submission-timeline", indexNumber],
     queryFn: ({ signal }) =>
-      api
-        .get<{ items: TimelineItem[] }>(
-          `/submissions/${encodeURIComponent(indexNumber)}/timeline`,
-          undefined,
-          {
-            signal,
-          },
-        )
-        .then((answer) => answer.items),
+      unwrap(
+        api.GET("/api/submissions/{indexNumber}/timeline", {
+          params: { path: { indexNumber } },
+          signal,
+        }),
+      ).then((answer): TimelineItem[] => answer.items),
     // The dates only decorate the stepper: a failure is not worth retrying or showing.
     retry: false,
   });

@@ -6,6 +6,7 @@ import {
 } from "../../../../common/documents-constants.js";
 import { DOCUMENTS, type DocumentItem } from "../../../../common/workflow.js";
 import { ApiError } from "../../../lib/api-client.js";
+import type { paths } from "../../../lib/api-types.js";
 import {
   uploadRefusalReason,
   uploadWithProgress,
@@ -41,8 +42,14 @@ export type UploadCallbacks = UploadProgressCallbacks;
 /** The stored version, or one of the failures above; `abort` rejects `result` with an AbortError. */
 export type UploadHandle = UploadWithProgressHandle<DocumentVersion>;
 
+/** The contract's route (web/lib/api-types.ts): renamed there, this fails the typecheck. */
+const UPLOAD_ROUTE = "/api/submissions/{indexNumber}/documents/{item}" satisfies keyof paths;
+
 export function uploadDocumentPath(indexNumber: string, item: DocumentItem): string {
-  return `/api/submissions/${encodeURIComponent(indexNumber)}/documents/${item}`;
+  return UPLOAD_ROUTE.replace("{indexNumber}", encodeURIComponent(indexNumber)).replace(
+    "{item}",
+    item,
+  );
 }
 
 export function uploadDocument(

@@ -1,9 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  examinationView,
-  refreshAfterExaminationChange,
-  submissionPath,
-} from "./examination-refresh.js";
+import { api } from "../../../../lib/api-client.js";
+import { examinationView, refreshAfterExaminationChange } from "./examination-refresh.js";
 
 /**
  * POST /api/admin/submissions/:indexNumber/examination/corrections/approve: the administrator
@@ -11,9 +8,9 @@ import {
  */
 export function approveCorrections(input: { indexNumber: string }) {
   return examinationView(
-    "POST",
-    `${submissionPath(input.indexNumber)}/examination/corrections/approve`,
-    {},
+    api.POST("/api/admin/submissions/{indexNumber}/examination/corrections/approve", {
+      params: { path: { indexNumber: input.indexNumber } },
+    }),
   );
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ExaminationChanges } from "../../../../../common/examiners.js";
-import { apiRequest } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { refreshAfterExaminationChange } from "./examination-refresh.js";
 
 /**
@@ -11,7 +11,12 @@ export async function changeDueDate(input: {
   examinationId: number;
   changes: ExaminationChanges;
 }): Promise<void> {
-  await apiRequest<unknown>("PATCH", `/admin/examinations/${input.examinationId}`, input.changes);
+  await unwrap(
+    api.PATCH("/api/admin/examinations/{id}", {
+      params: { path: { id: input.examinationId } },
+      body: input.changes,
+    }),
+  );
 }
 
 export function useChangeDueDate(submissionId: number) {

@@ -4,12 +4,12 @@ import {
   type ExaminerInput,
   type ExaminerRecord,
 } from "../../../../../common/examiners.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** POST /api/admin/examiners: 201 with the new record; 409 when the email is on the list already. */
 export async function createExaminer(input: ExaminerInput): Promise<ExaminerRecord> {
-  const body = await api.post<unknown>("/admin/examiners", input);
+  const body = await unwrap(api.POST("/api/admin/examiners", { body: input }));
   return examinerResponseSchema.parse(body).data;
 }
 

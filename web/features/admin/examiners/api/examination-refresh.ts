@@ -1,20 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { adminExaminationResponseSchema } from "../../../../../common/examiners.js";
-import { apiRequest } from "../../../../lib/api-client.js";
+import { unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 import type { AdminExamination } from "./get-examination.js";
 
-export const submissionPath = (indexNumber: string) =>
-  `/admin/submissions/${encodeURIComponent(indexNumber)}`;
-
 /** The routes by index number answer with the whole examination view; it is read by the contract. */
 export async function examinationView(
-  method: "POST" | "PUT",
-  path: string,
-  body: unknown,
+  call: Parameters<typeof unwrap<unknown>>[0],
 ): Promise<AdminExamination> {
-  const answer = await apiRequest<unknown>(method, path, body);
-  return adminExaminationResponseSchema.parse(answer).data;
+  return adminExaminationResponseSchema.parse(await unwrap(call)).data;
 }
 
 /**

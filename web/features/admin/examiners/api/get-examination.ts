@@ -3,7 +3,7 @@ import {
   adminExaminationResponseSchema,
   type AdminExaminationResponse,
 } from "../../../../../common/examiners.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 export type AdminExamination = AdminExaminationResponse["data"];
@@ -13,10 +13,11 @@ export async function getExamination(
   indexNumber: string,
   signal?: AbortSignal,
 ): Promise<AdminExamination> {
-  const body = await api.get<unknown>(
-    `/admin/submissions/${encodeURIComponent(indexNumber)}/examination`,
-    undefined,
-    { signal },
+  const body = await unwrap(
+    api.GET("/api/admin/submissions/{indexNumber}/examination", {
+      params: { path: { indexNumber } },
+      signal,
+    }),
   );
   return adminExaminationResponseSchema.parse(body).data;
 }

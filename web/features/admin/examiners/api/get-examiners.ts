@@ -4,7 +4,7 @@ import {
   type ExaminerListQuery,
   type ExaminerListResponse,
 } from "../../../../../common/examiners.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 export type ExaminerListParams = Partial<ExaminerListQuery>;
@@ -14,16 +14,19 @@ export async function getExaminers(
   query: ExaminerListParams,
   signal?: AbortSignal,
 ): Promise<ExaminerListResponse> {
-  const body = await api.get<unknown>(
-    "/admin/examiners",
-    {
-      q: query.q,
-      kind: query.kind,
-      active: query.active,
-      page: query.page,
-      pageSize: query.pageSize,
-    },
-    { signal },
+  const body = await unwrap(
+    api.GET("/api/admin/examiners", {
+      params: {
+        query: {
+          q: query.q,
+          kind: query.kind,
+          active: query.active,
+          page: query.page,
+          pageSize: query.pageSize,
+        },
+      },
+      signal,
+    }),
   );
   return examinerListResponseSchema.parse(body);
 }

@@ -1,10 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ExaminerKind } from "../../../../../common/examiners.js";
-import {
-  examinationView,
-  refreshAfterExaminationChange,
-  submissionPath,
-} from "./examination-refresh.js";
+import { api } from "../../../../lib/api-client.js";
+import { examinationView, refreshAfterExaminationChange } from "./examination-refresh.js";
 
 /**
  * PUT /api/admin/submissions/:indexNumber/examiners/:role: nominate, or replace the current
@@ -15,9 +12,12 @@ export function nominateExaminer(input: {
   role: ExaminerKind;
   examinerId: number;
 }) {
-  return examinationView("PUT", `${submissionPath(input.indexNumber)}/examiners/${input.role}`, {
-    examinerId: input.examinerId,
-  });
+  return examinationView(
+    api.PUT("/api/admin/submissions/{indexNumber}/examiners/{role}", {
+      params: { path: { indexNumber: input.indexNumber, role: input.role } },
+      body: { examinerId: input.examinerId },
+    }),
+  );
 }
 
 export function useNominateExaminer(submissionId: number) {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { refreshAfterExaminationChange } from "./examination-refresh.js";
 
 /**
@@ -7,7 +7,9 @@ import { refreshAfterExaminationChange } from "./examination-refresh.js";
  * success only: the panel reads the whole view again through the invalidation.
  */
 export async function revokeLink(examinationId: number): Promise<void> {
-  await apiRequest<unknown>("POST", `/admin/examinations/${examinationId}/revoke`, {});
+  await unwrap(
+    api.POST("/api/admin/examinations/{id}/revoke", { params: { path: { id: examinationId } } }),
+  );
 }
 
 export function useRevokeLink(submissionId: number) {

@@ -1,17 +1,17 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { reminderSchema, type Reminder } from "../../../../../common/examiners.js";
-import { apiRequest } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { refreshAfterExaminationChange } from "./examination-refresh.js";
 
 const reminderResponseSchema = z.object({ data: reminderSchema });
 
 /** POST /api/admin/examinations/:id/remind: a reminder by hand, 201 with what was recorded. */
 export async function sendReminder(input: { examinationId: number }): Promise<Reminder> {
-  const body = await apiRequest<unknown>(
-    "POST",
-    `/admin/examinations/${input.examinationId}/remind`,
-    {},
+  const body = await unwrap(
+    api.POST("/api/admin/examinations/{id}/remind", {
+      params: { path: { id: input.examinationId } },
+    }),
   );
   return reminderResponseSchema.parse(body).data;
 }

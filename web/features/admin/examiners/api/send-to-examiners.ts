@@ -2,12 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ExaminerKind } from "../../../../../common/examiners.js";
 import { confirmationRequiredSchema } from "../../../../../common/submissions-api.js";
 import { SGS_STAGES, skippedSgsStages, type SgsStage } from "../../../../../common/workflow.js";
-import { ApiError } from "../../../../lib/api-client.js";
-import {
-  examinationView,
-  refreshAfterExaminationChange,
-  submissionPath,
-} from "./examination-refresh.js";
+import { ApiError, api } from "../../../../lib/api-client.js";
+import { examinationView, refreshAfterExaminationChange } from "./examination-refresh.js";
 
 /**
  * POST /api/admin/submissions/:indexNumber/examination/send: without roles, every nominated
@@ -20,10 +16,15 @@ export function sendToExaminers(input: {
   roles?: ExaminerKind[];
   confirmOutOfOrder?: boolean;
 }) {
-  return examinationView("POST", `${submissionPath(input.indexNumber)}/examination/send`, {
-    ...(input.roles ? { roles: input.roles } : {}),
-    ...(input.confirmOutOfOrder ? { confirmOutOfOrder: true } : {}),
-  });
+  return examinationView(
+    api.POST("/api/admin/submissions/{indexNumber}/examination/send", {
+      params: { path: { indexNumber: input.indexNumber } },
+      body: {
+        ...(input.roles ? { roles: input.roles } : {}),
+        ...(input.confirmOutOfOrder ? { confirmOutOfOrder: true } : {}),
+      },
+    }),
+  );
 }
 
 /** The stages a refused send would skip, with the server's words, or null for another error. */

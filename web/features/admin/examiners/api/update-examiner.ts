@@ -4,7 +4,7 @@ import {
   type ExaminerChanges,
   type ExaminerRecord,
 } from "../../../../../common/examiners.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /**
@@ -18,7 +18,9 @@ export async function updateExaminer({
   id: number;
   changes: ExaminerChanges;
 }): Promise<ExaminerRecord> {
-  const body = await api.patch<unknown>(`/admin/examiners/${id}`, changes);
+  const body = await unwrap(
+    api.PATCH("/api/admin/examiners/{id}", { params: { path: { id } }, body: changes }),
+  );
   return examinerResponseSchema.parse(body).data;
 }
 

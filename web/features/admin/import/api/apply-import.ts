@@ -4,17 +4,18 @@ import {
   type ImportError,
   type ImportResult,
 } from "../../../../../common/submissions-api.js";
-import { ApiError, api } from "../../../../lib/api-client.js";
+import { ApiError, api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /**
  * POST /api/admin/import/apply (multipart `file`): all or nothing. A file with any bad row is
  * refused with 400 and its errors, and no submission changes.
  */
-export function applyImport(file: File) {
+export function applyImport(file: File): Promise<ImportResult> {
   const body = new FormData();
   body.append("file", file);
-  return api.post<ImportResult>("/admin/import/apply", body);
+  // A multipart body: the route reads it as a stream, so the contract names no body schema.
+  return unwrap(api.POST("/api/admin/import/apply", { body: body as never }));
 }
 
 export function useApplyImport() {

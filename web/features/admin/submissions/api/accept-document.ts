@@ -3,7 +3,7 @@ import {
   documentVersionResponseSchema,
   type DocumentVersion,
 } from "../../../../../common/documents.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { refreshAfterReview } from "./review-decision.js";
 
 /**
@@ -11,7 +11,9 @@ import { refreshAfterReview } from "./review-decision.js";
  * version is no longer current or no longer waits for review (the server's message says which).
  */
 export async function acceptDocument(versionId: number): Promise<DocumentVersion> {
-  const body = await api.post<unknown>(`/admin/documents/${versionId}/accept`);
+  const body = await unwrap(
+    api.POST("/api/admin/documents/{id}/accept", { params: { path: { id: versionId } } }),
+  );
   return documentVersionResponseSchema.parse(body).data;
 }
 

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { BulkUpdate, SubmissionDto } from "../../../../../common/submissions-api.js";
-import { api } from "../../../../lib/api-client.js";
+import type { BulkUpdate } from "../../../../../common/submissions-api.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** POST /api/admin/submissions/bulk: one stage or examiner state for several submissions. */
 export function bulkUpdateSubmissions(update: BulkUpdate) {
-  return api.post<{ updated: number; items: SubmissionDto[] }>("/admin/submissions/bulk", update);
+  return unwrap(api.POST("/api/admin/submissions/bulk", { body: update }));
 }
 
 export function useBulkUpdateSubmissions() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { SubmissionDto, SubmissionInput } from "../../../../../common/submissions-api.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** POST /api/submissions: the new_submission form. A duplicate index number answers 409. */
 export async function createSubmission(input: SubmissionInput): Promise<SubmissionDto> {
-  const { data } = await api.post<{ data: SubmissionDto }>("/submissions", input);
+  const { data } = await unwrap(api.POST("/api/submissions", { body: input }));
   return data;
 }
 

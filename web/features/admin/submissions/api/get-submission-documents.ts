@@ -3,7 +3,7 @@ import {
   submissionDocumentsResponseSchema,
   type SubmissionDocumentsResponse,
 } from "../../../../../common/documents.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 export type SubmissionDocuments = SubmissionDocumentsResponse["data"];
@@ -17,10 +17,11 @@ export async function getSubmissionDocuments(
   indexNumber: string,
   signal?: AbortSignal,
 ): Promise<SubmissionDocuments> {
-  const body = await api.get<unknown>(
-    `/submissions/${encodeURIComponent(indexNumber)}/documents`,
-    undefined,
-    { signal },
+  const body = await unwrap(
+    api.GET("/api/submissions/{indexNumber}/documents", {
+      params: { path: { indexNumber } },
+      signal,
+    }),
   );
   return submissionDocumentsResponseSchema.parse(body).data;
 }

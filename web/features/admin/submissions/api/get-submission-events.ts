@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { SubmissionEvent } from "../../../../../common/submissions-api.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** GET /api/admin/submissions/:id/events: the record's history, for the panel's timeline. */
@@ -8,12 +8,8 @@ export async function getSubmissionEvents(
   id: number,
   signal?: AbortSignal,
 ): Promise<SubmissionEvent[]> {
-  const { items } = await api.get<{ items: SubmissionEvent[] }>(
-    `/admin/submissions/${id}/events`,
-    undefined,
-    {
-      signal,
-    },
+  const { items } = await unwrap(
+    api.GET("/api/admin/submissions/{id}/events", { params: { path: { id } }, signal }),
   );
   return items;
 }

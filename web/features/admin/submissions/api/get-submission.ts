@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { SubmissionDto } from "../../../../../common/submissions-api.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** GET /api/admin/submissions/:id: one record, fresh, for the details panel. */
 export async function getSubmission(id: number, signal?: AbortSignal): Promise<SubmissionDto> {
-  const { data } = await api.get<{ data: SubmissionDto }>(`/admin/submissions/${id}`, undefined, {
-    signal,
-  });
+  const { data } = await unwrap(
+    api.GET("/api/admin/submissions/{id}", { params: { path: { id } }, signal }),
+  );
   return data;
 }
 

@@ -1,14 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import type {
-  SubmissionListQuery,
-  SubmissionListResponse,
-} from "../../../../../common/submissions-api.js";
-import { api } from "../../../../lib/api-client.js";
+import type { SubmissionListQuery } from "../../../../../common/submissions-api.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** GET /api/submissions: one page of the administrator's list, searched and filtered on the server. */
 export function getSubmissions(query: SubmissionListQuery, signal?: AbortSignal) {
-  return api.get<SubmissionListResponse>("/submissions", query, { signal });
+  return unwrap(api.GET("/api/submissions", { params: { query }, signal }));
 }
 
 export function submissionsQueryOptions(query: SubmissionListQuery) {

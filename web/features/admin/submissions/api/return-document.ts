@@ -4,7 +4,7 @@ import {
   type DocumentVersion,
   type ReturnDocumentInput,
 } from "../../../../../common/documents.js";
-import { ApiError, api } from "../../../../lib/api-client.js";
+import { ApiError, api, unwrap } from "../../../../lib/api-client.js";
 import { refreshAfterReview } from "./review-decision.js";
 
 /**
@@ -15,7 +15,12 @@ export async function returnDocument(
   versionId: number,
   input: ReturnDocumentInput,
 ): Promise<DocumentVersion> {
-  const body = await api.post<unknown>(`/admin/documents/${versionId}/return`, input);
+  const body = await unwrap(
+    api.POST("/api/admin/documents/{id}/return", {
+      params: { path: { id: versionId } },
+      body: input,
+    }),
+  );
   return documentVersionResponseSchema.parse(body).data;
 }
 

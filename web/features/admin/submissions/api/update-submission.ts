@@ -6,7 +6,7 @@ import {
   type SubmissionUpdate,
   type WorkflowMove,
 } from "../../../../../common/submissions-api.js";
-import { ApiError, api } from "../../../../lib/api-client.js";
+import { ApiError, api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** PATCH /api/admin/submissions/:id with the version the administrator saw. */
@@ -14,7 +14,9 @@ export async function updateSubmission(
   id: number,
   update: SubmissionUpdate,
 ): Promise<SubmissionDto> {
-  const { data } = await api.patch<{ data: SubmissionDto }>(`/admin/submissions/${id}`, update);
+  const { data } = await unwrap(
+    api.PATCH("/api/admin/submissions/{id}", { params: { path: { id } }, body: update }),
+  );
   return data;
 }
 

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AdminUser, NewAdminInput } from "../../../../../common/accounts.js";
-import { api } from "../../../../lib/api-client.js";
+import type { NewAdminInput } from "../../../../../common/accounts.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** POST /api/admin/users: a new administrator (the prototype's "Super User"). */
 export function createAdmin(input: NewAdminInput) {
-  return api.post<{ success: true; message: string; user: AdminUser }>("/admin/users", input);
+  return unwrap(api.POST("/api/admin/users", { body: input }));
 }
 
 export function useCreateAdmin() {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { AdminUser, Role } from "../../../../../common/accounts.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 export interface UserListQuery {
@@ -10,10 +10,8 @@ export interface UserListQuery {
 
 /** GET /api/admin/users: administrators or students, optionally searched. */
 export async function getUsers(query: UserListQuery, signal?: AbortSignal): Promise<AdminUser[]> {
-  const { items } = await api.get<{ items: AdminUser[] }>(
-    "/admin/users",
-    { role: query.role, q: query.q },
-    { signal },
+  const { items } = await unwrap(
+    api.GET("/api/admin/users", { params: { query: { role: query.role, q: query.q } }, signal }),
   );
   return items;
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** POST /api/admin/users/:id/reactivate: the account may sign in again. */
 export function reactivateUser(id: number) {
-  return api.post<{ success: true }>(`/admin/users/${id}/reactivate`);
+  return unwrap(api.POST("/api/admin/users/{id}/reactivate", { params: { path: { id } } }));
 }
 
 export function useReactivateUser() {
