@@ -343,7 +343,10 @@ describe("the public site's settings (decisions/027)", () => {
   it("refuses an admin email that is not one and an identifier that is not a host name", () => {
     expect(problemsOf({ ETS_OAI_ADMIN_EMAIL: "nobody" })[0]).toMatch(/^ETS_OAI_ADMIN_EMAIL /);
     expect(problemsOf({ ETS_OAI_IDENTIFIER: "not a host" })[0]).toMatch(/^ETS_OAI_IDENTIFIER /);
+  });
+});
 
+describe("webhooks' settings (decisions/023)", () => {
   it("reads WEBHOOK_ALLOWED_HOSTS as lower-case host names, none by default, and names a bad one", () => {
     expect(loadConfig({}).webhooks.allowedHosts).toEqual([]);
     expect(

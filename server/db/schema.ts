@@ -463,6 +463,8 @@ export interface ThesisDownloadReadersTable {
   submission_id: number;
   reader_hash: string;
   counted_at: string;
+}
+
 /** Per submission, the facts its history gives the Reports figures (migration 019). */
 export interface ReportJourneysTable {
   submission_id: number;
@@ -487,6 +489,8 @@ export interface ReportRollupsTable {
   /** Whole days; -1 for a figure that counts without a duration. */
   days: number;
   n: number;
+}
+
 /** API tokens (migration 017, docs/decisions/022-api-tokens.md): only the token's hash is kept. */
 export interface ApiTokensTable {
   id: Generated<number>;
