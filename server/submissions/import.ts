@@ -21,6 +21,7 @@ import { diffFields, eventsFor, fieldsOf, type FieldChange } from "./changes.js"
 import { unprotectCell } from "./csv.js";
 import { importRejected } from "./problems.js";
 import {
+  clearUnmarkedClearanceSources,
   findSubmissionsByIndexNumbers,
   insertSubmissions,
   insertSubmissionEvents,
@@ -425,6 +426,10 @@ async function writeImport(
       }
       // Versions were read in this transaction: a row changed since is a concurrent save (409).
       await updateSubmissionsInBulk(trx, updates, at);
+      await clearUnmarkedClearanceSources(
+        trx,
+        updates.map((update) => update.id),
+      );
       await notifyWorkflowChangesInBulk(trx, ctx.config, notices, admin.id, at);
       result.updated += updates.length;
       const created = await insertSubmissions(trx, inserts, at);

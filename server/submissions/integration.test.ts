@@ -137,6 +137,29 @@ describe("Financial Clearance from the finance office", () => {
     expect(row).toEqual({ financial_clearance_by: null, financial_clearance_submitted: 0 });
   });
 
+  it("forgets which system cleared it once the registrar's upsert unmarks the item", async () => {
+    const id = await addSubmission(t.db, "FC-0004", { studentName: "Kofi Boateng" });
+    await clearance("FC-0004", { cleared: true, clearedOn: "2026-11-03" });
+    const row = {
+      StudentName: "Kofi Boateng",
+      IndexNumber: "FC-0004",
+      Programme: "MPhil Economics",
+    };
+    const unmark = await upsert("fc-unmark", [{ ...row, "Financial Clearance": "" }]);
+    expect(unmark.json()).toMatchObject({ updated: 1 });
+    const remark = await upsert("fc-remark", [{ ...row, "Financial Clearance": "2026-11-04" }]);
+    expect(remark.json()).toMatchObject({ updated: 1 });
+    const stored = await t.db
+      .selectFrom("submissions")
+      .select(["financial_clearance_by", "financial_clearance_received_on"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({
+      financial_clearance_by: null,
+      financial_clearance_received_on: "2026-11-04",
+    });
+  });
+
   it("answers 404 for an unknown index number, 400 naming a wrong date, 403 to a person", async () => {
     const missing = await clearance("NO-9999", { cleared: true });
     expect(missing.statusCode).toBe(404);

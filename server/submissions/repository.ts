@@ -897,6 +897,24 @@ export async function updateSubmissionFields(
   return row ? rowToSubmission(row) : null;
 }
 
+/**
+ * After a bulk write: a record whose Financial Clearance is no longer marked no longer says which
+ * system marked it (migration 017), as updateSubmissionFields does for one record.
+ */
+export async function clearUnmarkedClearanceSources(
+  db: Executor,
+  ids: readonly number[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("submissions")
+    .set({ financial_clearance_by: null, financial_clearance_by_at: null })
+    .where("id", "in", [...ids])
+    .where("financial_clearance_submitted", "=", 0)
+    .where("financial_clearance_by", "is not", null)
+    .execute();
+}
+
 export interface NewSubmissionEvent {
   submissionId: number;
   actorUserId: number | null;
