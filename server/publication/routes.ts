@@ -41,12 +41,6 @@ import {
   type Actor,
 } from "./service.js";
 
-declare module "fastify" {
-  interface FastifyContextConfig {
-    /** What an API token must be allowed to call this admin route (issue 20's routes name it). */
-    tokenScope?: "submissions:read" | "submissions:write";
-  }
-}
 
 const indexNumberParams = z.object({ indexNumber: z.string().trim().min(1).max(40) });
 const versionParams = z.object({ version: z.coerce.number().int().min(1).max(2_147_483_647) });

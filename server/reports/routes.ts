@@ -3,15 +3,6 @@ import { reportFiguresSchema, reportQuerySchema } from "../../common/reports.js"
 import { requireAdmin } from "../auth/plugin.js";
 import { reportFigures } from "./service.js";
 
-declare module "fastify" {
-  interface FastifyContextConfig {
-    /**
-     * The API token scope a route accepts (read by the API tokens' guard, built beside this
-     * slice); a session needs none.
-     */
-    tokenScope?: string;
-  }
-}
 
 /** The Reports figures (issue 22): administrators, or an API token with the "stats:read" scope. */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
