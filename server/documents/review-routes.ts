@@ -73,6 +73,7 @@ export const documentReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["documents"],
         operationId: "downloadSubmissionDocuments",
         summary: "Every current document of a submission in one zip (404 when none was uploaded)",
+        produces: ["application/zip"],
         params: idParams,
       },
     },

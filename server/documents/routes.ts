@@ -147,6 +147,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["documents"],
         operationId: "getDocumentFile",
         summary: "Read an uploaded PDF (its student or an administrator)",
+        produces: ["application/pdf"],
         params: idParams,
         querystring: fileQuery,
       },

@@ -63,6 +63,7 @@ export const examinerLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["examiner"],
         operationId: "downloadExaminerThesis",
         summary: "Download the current thesis PDF; the first download marks it received",
+        produces: ["application/pdf"],
       },
     },
     async (request, reply) => {

@@ -220,6 +220,7 @@ export const examinerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["examiners"],
         operationId: "getExaminerReport",
         summary: "Read an examiner's report (PDF, inline)",
+        produces: ["application/pdf"],
         params: examinationIdParamsSchema,
       },
     },

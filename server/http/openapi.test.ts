@@ -199,6 +199,11 @@ describe("the API contract (/api/openapi.json)", () => {
     const edit = op("/api/admin/submissions/{id}", "patch").responses!;
     expect(edit["409"]).not.toHaveProperty("$ref");
     expect(edit["409"]).toHaveProperty("content");
+    // A download's 200 is the file, in the types its route produces.
+    const file = op("/api/documents/{id}/file", "get").responses!["200"] as {
+      content?: Record<string, { schema?: { format?: string } }>;
+    };
+    expect(file.content?.["application/pdf"]?.schema?.format).toBe("binary");
     // A read without parameters gets no 404.
     expect(op("/api/admin/stats", "get").responses).not.toHaveProperty("404");
   });

@@ -16,7 +16,8 @@ import { errorBodySchema } from "../../common/api.js";
  * - anything else is declared public (`security: []`), never left unsaid;
  * - parameters, a query or a body: 400 (validation); a path parameter: 404; a write: 400 (a body
  *   that is not JSON), 403 (the same-origin check on every cookie write) and 413 (body limits);
- *   `config.rateLimit`: 429.
+ *   `config.rateLimit`: 429;
+ * - a download (`produces` in its schema, no JSON answer): its 200, the file in those types.
  *
  * What a route declares itself (a 409 with its own body, a 400 with the rows of a rejected import)
  * is kept as it is; only the answers it does not name are added. Documentation only: responses
@@ -166,6 +167,16 @@ export function contractTransform(options: ContractOptions) {
         ...ERROR_JSON_SCHEMA,
         description: COMMON_ERRORS[status].description,
         [ADDED]: status,
+      };
+    }
+    // A download (a route naming the types it `produces` and no JSON answer): its 200 is the file.
+    const produces = schema.produces;
+    const succeeds = Object.keys(response).some((status) => status.startsWith("2"));
+    if (!succeeds && Array.isArray(produces) && produces.length > 0) {
+      response[200] = {
+        description: "The file, as the answer's body",
+        type: "string",
+        format: "binary",
       };
     }
     schema.response = response;

@@ -83,6 +83,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["import"],
         operationId: "exportSubmissions",
         summary: "Download the listed submissions (same filters as the list) as CSV or XLSX",
+        produces: ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
         querystring: submissionExportQuerySchema,
       },
     },

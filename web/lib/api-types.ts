@@ -2196,6 +2196,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The file, as the answer's body */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+        };
+      };
       400: components["responses"]["ValidationFailed"];
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
@@ -2866,6 +2876,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The file, as the answer's body */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/pdf": string;
+        };
+      };
       400: components["responses"]["ValidationFailed"];
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
@@ -3025,6 +3044,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The file, as the answer's body */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/zip": string;
+        };
+      };
       400: components["responses"]["ValidationFailed"];
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
@@ -4421,6 +4449,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The file, as the answer's body */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/pdf": string;
+        };
+      };
       400: components["responses"]["ValidationFailed"];
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
@@ -5041,6 +5078,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The file, as the answer's body */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/pdf": string;
+        };
+      };
       401: components["responses"]["Unauthenticated"];
       429: components["responses"]["RateLimited"];
     };
