@@ -1,5 +1,8 @@
-import { expect, test } from "@playwright/test";
+import Database from "better-sqlite3";
+import { expect, test, type APIResponse } from "@playwright/test";
+import { validPdf } from "../testing/pdf-fixtures.js";
 import { expectAccessible } from "./support/axe.js";
+import { readState } from "./support/state.js";
 import {
   adminApi,
   createSubmission,
@@ -14,10 +17,27 @@ import {
 /**
  * Issue 20, publication: the student fills the metadata, accepts the licence and chooses a
  * 1-year embargo on the status page; the administrator reviews the record in the details panel,
- * sets the school's part and confirms, and the thesis is published with its file under embargo.
- * (The deposit and the public page come with the library and public slices.)
+ * sets the school's part and confirms, and the thesis is published with its file under embargo;
+ * the administrator deposits it to the repository (the tests' SWORD v2 endpoint, started by
+ * global setup) and sees its handle; the public page shows the metadata and no file link, and its
+ * HTML, fetched without a browser, carries the citation tags; once the embargo's end has passed,
+ * the file link appears and the download gives the thesis the student uploaded.
  */
-test("the student fills the metadata, accepts the licence and chooses a 1-year embargo; the administrator confirms and the thesis is published under embargo", async ({
+async function ok(answer: APIResponse, what: string) {
+  expect(answer.status(), `${what}: ${await answer.text()}`).toBeLessThan(300);
+  return (await answer.json()) as { data: { id: number } };
+}
+
+/** The content of each <meta name="…"> of that name in a page's HTML, in order. */
+function metaContents(html: string, name: string): string[] {
+  const found: string[] = [];
+  for (const match of html.matchAll(/<meta\s+name="([^"]+)"\s+content="([^"]*)"/g)) {
+    if (match[1] === name) found.push(match[2] ?? "");
+  }
+  return found;
+}
+
+test("the student fills the metadata, accepts the licence and chooses a 1-year embargo; the administrator confirms and deposits; the public page keeps the file until the embargo ends", async ({
   page,
   browser,
 }) => {
@@ -40,6 +60,21 @@ test("the student fills the metadata, accepts the licence and chooses a 1-year e
     headers: sameOrigin(),
   });
   expect(details.status(), await details.text()).toBe(200);
+  // The final thesis, uploaded and accepted: the file the public page serves after the embargo.
+  const thesisPdf = validPdf({ pages: 2 });
+  const uploaded = await ok(
+    await page.request.post(`/api/submissions/${index}/documents/thesis`, {
+      multipart: {
+        file: { name: "thesis-final.pdf", mimeType: "application/pdf", buffer: thesisPdf },
+      },
+      headers: sameOrigin(),
+    }),
+    "upload the thesis",
+  );
+  await ok(
+    await api.post(`/api/admin/documents/${uploaded.data.id}/accept`, { data: {} }),
+    "accept the thesis",
+  );
 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto("/dashboard/status");
@@ -103,6 +138,12 @@ test("the student fills the metadata, accepts the licence and chooses a 1-year e
   await expect(review.getByText("1 year, until 20 July 2027")).toBeVisible();
   await expectAccessible(admin);
 
+  // The administrator deposits it to the repository and sees the handle it was given.
+  const library = panel.getByRole("region", { name: "Repository and library" });
+  await library.getByRole("button", { name: "Deposit to repository" }).click();
+  await expect(library.getByText(/Deposited on/)).toBeVisible({ timeout: 30_000 });
+  await expect(library.getByRole("link", { name: /\/handle\// })).toBeVisible();
+
   // The student sees where the thesis is published, and that the file waits for the embargo.
   await page.reload();
   await expect(section.getByText("Where it stands: Published")).toBeVisible();
@@ -110,6 +151,56 @@ test("the student fills the metadata, accepts the licence and chooses a 1-year e
   await expect(section.getByText(/available from 20 July 2027/)).toBeVisible();
   await expect(section.getByRole("button", { name: "Save details" })).toHaveCount(0);
 
+  // The public page: the metadata, and no file while the embargo runs.
+  const publicPage = await browser.newPage();
+  await publicPage.goto(`/theses/${submission.id}`);
+  await expect(
+    publicPage.getByRole("heading", {
+      name: "Rainfall Variability and Maize Yields in the Northern Savannah",
+    }),
+  ).toBeVisible();
+  await expect(publicPage.getByText("Prof. Kofi Mensah")).toBeVisible();
+  await expect(publicPage.getByText("Available from 20 July 2027")).toBeVisible();
+  await expect(publicPage.getByRole("link", { name: /Download PDF/ })).toHaveCount(0);
+  await expectAccessible(publicPage);
+
+  // What a crawler reads, without running any script: the citation tags, no PDF address yet.
+  const crawled = await publicPage.request.get(`/theses/${submission.id}`);
+  expect(crawled.status()).toBe(200);
+  const html = await crawled.text();
+  expect(metaContents(html, "citation_title")).toEqual([
+    "Rainfall Variability and Maize Yields in the Northern Savannah",
+  ]);
+  expect(metaContents(html, "citation_author")).toEqual([submission.studentName]);
+  expect(metaContents(html, "citation_pdf_url")).toEqual([]);
+  expect((await publicPage.request.get(`/theses/${submission.id}/file`)).status()).toBe(404);
+
+  // The embargo's end passes. The server's clock cannot be moved from outside, so its end date is
+  // moved back to yesterday instead: the server compares the two on every read (the lifting job
+  // and its clock are tested in server/publication/embargo.test.ts).
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const database = new Database(readState().databasePath);
+  try {
+    database.pragma("busy_timeout = 5000");
+    const moved = database
+      .prepare("update publications set embargo_until = ? where submission_id = ?")
+      .run(yesterday, submission.id);
+    expect(moved.changes).toBe(1);
+  } finally {
+    database.close();
+  }
+
+  await publicPage.reload();
+  const download = publicPage.getByRole("link", { name: /Download PDF/ });
+  await expect(download).toBeVisible();
+  const file = await publicPage.request.get((await download.getAttribute("href")) ?? "");
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toContain("application/pdf");
+  expect(Buffer.from(await file.body()).equals(thesisPdf)).toBe(true);
+  const recrawled = await (await publicPage.request.get(`/theses/${submission.id}`)).text();
+  expect(metaContents(recrawled, "citation_pdf_url")).toHaveLength(1);
+
+  await publicPage.close();
   await adminContext.close();
   await api.dispose();
 });

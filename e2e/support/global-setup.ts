@@ -5,6 +5,7 @@ import path from "node:path";
 import { startClamd } from "../../testing/clamd.js";
 import { startSmtpPeer } from "../../testing/smtp-peer.js";
 import { SHIBBOLETH_ATTRIBUTES, startSamlIdp } from "../../testing/saml-idp.js";
+import { startSwordServer } from "../../testing/sword-server.js";
 import { resolveFromRoot } from "../../server/paths.js";
 import { writeState } from "./state.js";
 
@@ -51,9 +52,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   let clamd: Awaited<ReturnType<typeof startClamd>> | null = null;
   let server: ChildProcess | null = null;
   let samlIdp: Awaited<ReturnType<typeof startSamlIdp>> | null = null;
+  let sword: Awaited<ReturnType<typeof startSwordServer>> | null = null;
   const stopAll = async () => {
     if (server) await stopServer(server);
     await samlIdp?.stop();
+    await sword?.close();
     await smtp.stop();
     await clamd?.stop();
     fs.rmSync(work, { recursive: true, force: true });
@@ -66,6 +69,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const baseUrl = `http://127.0.0.1:${E2E_PORT}`;
     // The test SAML IdP reads our SP metadata from the server at its first sign-in.
     samlIdp = await startSamlIdp({ spMetadataUrl: `${baseUrl}/api/auth/saml/metadata` });
+    // The institutional repository the publication journey deposits into (SWORD v2).
+    sword = await startSwordServer();
+    const databasePath = path.join(work, "ets.sqlite");
     server = spawn(process.execPath, [entry], {
       cwd: resolveFromRoot(),
       env: {
@@ -78,9 +84,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         PORT: String(E2E_PORT),
         HOST: "127.0.0.1",
         PUBLIC_URL: baseUrl,
-        DATABASE_URL: `sqlite:${path.join(work, "ets.sqlite")}`,
+        DATABASE_URL: `sqlite:${databasePath}`,
         STORAGE_URL: `file:${path.join(work, "files")}`,
         CLAMD_URL: clamd.url,
+        REPOSITORY_SWORD_URL: sword.serviceDocumentUrl,
+        ETS_DEPOSIT_INTERVAL_SECONDS: "1",
         SMTP_URL: smtp.url,
         MAIL_FROM: "ETS Tracking <no-reply@sgs.test>",
         ETS_CONTACT_EMAIL: contactEmail,
@@ -109,6 +117,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       smtpPort: smtp.port,
       admin,
       contactEmail,
+      databasePath,
     });
   } catch (error) {
     await stopAll();

@@ -10,6 +10,11 @@ export interface E2EState {
   smtpPort: number;
   admin: { email: string; password: string };
   contactEmail: string;
+  /**
+   * The server's SQLite file. Only the publication journey writes to it, to move an embargo's
+   * end into the past (the server's clock cannot be moved from outside).
+   */
+  databasePath: string;
 }
 
 export const STATE_FILE = path.join(os.tmpdir(), "ets-e2e", "state.json");

@@ -36,6 +36,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["admin"],
+        operationId: "listApiTokens",
         summary: "API tokens, newest first, with when and from where each was last used",
         querystring: apiTokenListQuerySchema,
         response: { 200: apiTokenListResponseSchema },
@@ -54,6 +55,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
+        operationId: "createApiToken",
         summary: "Create an API token; the answer carries the token, shown this once",
         body: apiTokenCreateSchema,
         response: { 201: apiTokenCreatedSchema },
@@ -93,6 +95,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["admin"],
+        operationId: "revokeApiToken",
         summary: "Revoke an API token: every request with it is refused from now on",
         params: tokenParams,
         response: { 200: apiTokenResponseSchema },

@@ -45,6 +45,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["admin"],
+        operationId: "listWebhooks",
         summary: "Webhook endpoints, newest first, a page at a time",
         querystring: pageQuery,
         response: { 200: webhookEndpointListSchema },
@@ -59,6 +60,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
+        operationId: "createWebhook",
         summary: "Register an endpoint; its signing secret is in this answer only",
         body: newWebhookSchema,
         response: { 201: createdWebhookSchema },
@@ -90,6 +92,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         bodyLimit: SMALL_BODY_LIMIT,
         schema: {
           tags: ["admin"],
+          operationId: active ? "enableWebhook" : "disableWebhook",
           summary: active
             ? "Enable an endpoint: its waiting deliveries go"
             : "Disable an endpoint: its deliveries wait until it is enabled",
@@ -107,6 +110,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["admin"],
+        operationId: "deleteWebhook",
         summary: "Delete an endpoint with its deliveries",
         params: endpointParams,
         response: { 200: successSchema },
@@ -123,6 +127,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["admin"],
+        operationId: "listWebhookDeliveries",
         summary: "An endpoint's delivery log, newest first, with each delivery's attempts",
         params: endpointParams,
         querystring: pageQuery,
@@ -141,6 +146,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SMALL_BODY_LIMIT,
       schema: {
         tags: ["admin"],
+        operationId: "redeliverWebhookDelivery",
         summary: "Send a delivery again (a new delivery of the same event)",
         params: deliveryParams,
         response: {

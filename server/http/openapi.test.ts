@@ -168,9 +168,21 @@ describe("the API contract (/api/openapi.json)", () => {
 
   it("says who may call each operation from what the route is", () => {
     const op = (path: string, method: string) => document.paths[path]![method]!;
-    // requireAdmin (and everything under /api/admin/): the session cookie, 401 and 403.
-    expect(op("/api/submissions", "get").security).toEqual([{ sessionCookie: [] }]);
-    expect(op("/api/admin/stats", "get").security).toEqual([{ sessionCookie: [] }]);
+    // requireAdmin (and everything under /api/admin/): the session cookie, 401 and 403; a route
+    // naming no tokenScope (the API tokens' own) takes the session only.
+    expect(op("/api/admin/api-tokens", "get").security).toEqual([{ sessionCookie: [] }]);
+    expect(op("/api/admin/api-tokens", "get")).not.toHaveProperty("x-token-scope");
+    expect(Object.keys(op("/api/admin/api-tokens", "get").responses!)).toEqual(
+      expect.arrayContaining(["401", "403"]),
+    );
+    // A route naming a tokenScope (the submissions list, the dashboard's figures) also takes an
+    // API token with that scope.
+    expect(op("/api/submissions", "get").security).toEqual([
+      { sessionCookie: [] },
+      { apiToken: [] },
+    ]);
+    expect(op("/api/submissions", "get")["x-token-scope"]).toBe("submissions:read");
+    expect(op("/api/admin/stats", "get")["x-token-scope"]).toBe("stats:read");
     expect(Object.keys(op("/api/admin/stats", "get").responses!)).toEqual(
       expect.arrayContaining(["401", "403"]),
     );

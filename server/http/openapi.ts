@@ -279,6 +279,20 @@ export function contractDocument(options: ContractOptions): OpenApiOption {
       { name: "documents", description: "Checklist documents: uploads, review and downloads" },
       { name: "examiners", description: "Examiners, nominations, links, reports and outcomes" },
       { name: "examiner", description: "The examiner's own pages, through their personal link" },
+      {
+        name: "publication",
+        description:
+          "Publication in the library: licences, embargoes, degrees, deposits (SWORD) and exports",
+      },
+      {
+        name: "reports",
+        description: "Report figures, their tables as CSV or XLSX, and the dean's PDF",
+      },
+      {
+        name: "integrations",
+        description:
+          "Other systems of the university, through API tokens: Financial Clearance and the registrar's upsert",
+      },
     ],
     components: {
       schemas: { Error: ERROR_JSON_SCHEMA },

@@ -78,6 +78,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireAdmin,
       schema: {
         tags: ["integrations"],
+        operationId: "setFinancialClearance",
         summary:
           "The finance office's system sets a student's Financial Clearance (API token with clearance:write)",
         params: indexNumberParams,
@@ -116,6 +117,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: IMPORT_MAX_BYTES,
       schema: {
         tags: ["integrations"],
+        operationId: "upsertSubmissions",
         summary:
           "The registrar's upsert of submissions by index number: all records or none, with an Idempotency-Key",
         headers: idempotencyHeaders,
