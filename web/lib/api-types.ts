@@ -313,6 +313,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/admin/submissions/{indexNumber}/financial-clearance": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** The finance office's system sets a student's Financial Clearance (API token with clearance:write) */
+    put: operations["setFinancialClearance"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/submissions/upsert": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The registrar's upsert of submissions by index number: all records or none, with an Idempotency-Key */
+    post: operations["upsertSubmissions"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/messages": {
     parameters: {
       query?: never;
@@ -484,6 +518,109 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/admin/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Webhook endpoints, newest first, a page at a time */
+    get: operations["listWebhooks"];
+    put?: never;
+    /** Register an endpoint; its signing secret is in this answer only */
+    post: operations["createWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/webhooks/{id}/enable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Enable an endpoint: its waiting deliveries go */
+    post: operations["enableWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/webhooks/{id}/disable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Disable an endpoint: its deliveries wait until it is enabled */
+    post: operations["disableWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/webhooks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an endpoint with its deliveries */
+    delete: operations["deleteWebhook"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/webhooks/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An endpoint's delivery log, newest first, with each delivery's attempts */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a delivery again (a new delivery of the same event) */
+    post: operations["redeliverWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/admin/stats": {
     parameters: {
       query?: never;
@@ -493,6 +630,57 @@ export interface paths {
     };
     /** Figures for the administrator's dashboard */
     get: operations["getStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/reports": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Figures from the history: stage times, examiner turnaround, outcomes, throughput */
+    get: operations["getReportFigures"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/reports/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Download a Reports table as CSV (table required) or the tables as XLSX (one sheet each, or the one named) */
+    get: operations["exportReportTable"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/reports/dean.pdf": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The dean's report as a PDF: cover with the period and headline figures, charts, tables, late reports */
+    get: operations["getDeanReportPdf"];
     put?: never;
     post?: never;
     delete?: never;
@@ -904,6 +1092,319 @@ export interface paths {
     get: operations["getSsoOptions"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/submissions/{indexNumber}/publication": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The student's publication record: metadata, licence, embargo, where published */
+    get: operations["getStudentPublication"];
+    /** The student saves keywords, language and supervisors (until the school confirms) */
+    put: operations["saveStudentPublication"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/submissions/{indexNumber}/publication/licence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The student accepts the current licence version (audited: who, which, when, from where) */
+    post: operations["acceptPublicationLicence"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/submissions/{indexNumber}/publication/embargo": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** The student chooses the embargo; patent or sensitive needs a reason and the school's approval */
+    put: operations["choosePublicationEmbargo"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/licence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The school's current distribution licence (null before the first version) */
+    get: operations["getCurrentLicence"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/licence/{version}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One version of the licence, for the student who accepted it (older versions stay readable) */
+    get: operations["getLicenceVersionText"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/submissions/{indexNumber}/publication": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A submission's publication record, what it still needs, and its state */
+    get: operations["getAdminPublication"];
+    /** Correct any metadata field, and confirm (publishes once every condition holds); locked after deposit */
+    put: operations["correctPublication"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/submissions/{indexNumber}/publication/embargo-decision": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Approve (with its end date) or refuse (with a note) a patent or sensitive embargo */
+    post: operations["decidePublicationEmbargo"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/submissions/{indexNumber}/publication/withdraw": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Withdraw a published thesis (reason required, audited): files no longer served, OAI deleted */
+    post: operations["withdrawPublication"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/licence-versions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The licence's versions, newest first, with their text; paged */
+    get: operations["listLicenceVersions"];
+    put?: never;
+    /** Save a new licence version; students accept the newest from then on */
+    post: operations["createLicenceVersion"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/licence-versions/{version}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One licence version's text (older versions stay readable) */
+    get: operations["getLicenceVersion"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/degrees": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The degrees the school awards, by name; paged */
+    get: operations["listDegrees"];
+    put?: never;
+    /** Add a degree (409 when the name is already on the list) */
+    post: operations["createDegree"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/degrees/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Change a degree's name, abbreviation, level or whether it is still awarded */
+    patch: operations["updateDegree"];
+    trace?: never;
+  };
+  "/api/admin/submissions/{indexNumber}/publication/export/{format}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One published thesis for the library: saf (DSpace Simple Archive Format zip), marcxml, etdms or dc */
+    get: operations["exportPublishedThesis"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/publication/export/{format}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every published thesis awarded in a date range, streamed: saf (zip), marcxml, etdms or dc */
+    get: operations["exportPublishedTheses"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/submissions/{indexNumber}/publication/deposit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A thesis's deposit to the repository: queued, depositing, deposited (handle) or failed */
+    get: operations["getThesisDeposit"];
+    put?: never;
+    /** Queue a published thesis's deposit to the repository (asking again while queued or deposited changes nothing; a failed one is retried) */
+    post: operations["depositThesis"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/publication/deposits": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Deposits, newest first, 50 a page (keyset: pass `next` as `after`) */
+    get: operations["listDeposits"];
+    put?: never;
+    /** Queue the deposit of several published theses (at most 100) */
+    post: operations["depositTheses"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/api-tokens": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** API tokens, newest first, with when and from where each was last used */
+    get: operations["listApiTokens"];
+    put?: never;
+    /** Create an API token; the answer carries the token, shown this once */
+    post: operations["createApiToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/admin/api-tokens/{id}/revoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke an API token: every request with it is refused from now on */
+    post: operations["revokeApiToken"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1349,6 +1850,10 @@ export interface operations {
                 label: string;
                 submitted: boolean;
                 receivedOn: string | null;
+                clearedBy?: {
+                  system: string;
+                  at: string;
+                };
               }[];
             };
           };
@@ -1358,6 +1863,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   getSubmissionTimeline: {
@@ -1389,6 +1895,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   listSubmissions: {
@@ -1475,6 +1982,10 @@ export interface operations {
               thesisTitle: string | null;
               thesisAbstract: string | null;
               documentsToReview: number;
+              financialClearanceBy?: {
+                system: string;
+                at: string;
+              };
               createdAt: string;
               updatedAt: string;
               version: number;
@@ -1489,6 +2000,7 @@ export interface operations {
       400: components["responses"]["ValidationFailed"];
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
     };
   };
   createSubmission: {
@@ -1598,6 +2110,10 @@ export interface operations {
               thesisTitle: string | null;
               thesisAbstract: string | null;
               documentsToReview: number;
+              financialClearanceBy?: {
+                system: string;
+                at: string;
+              };
               createdAt: string;
               updatedAt: string;
               version: number;
@@ -1609,6 +2125,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
     };
   };
   getSubmission: {
@@ -1674,6 +2191,10 @@ export interface operations {
               thesisTitle: string | null;
               thesisAbstract: string | null;
               documentsToReview: number;
+              financialClearanceBy?: {
+                system: string;
+                at: string;
+              };
               createdAt: string;
               updatedAt: string;
               version: number;
@@ -1685,6 +2206,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   updateSubmission: {
@@ -1799,6 +2321,10 @@ export interface operations {
               thesisTitle: string | null;
               thesisAbstract: string | null;
               documentsToReview: number;
+              financialClearanceBy?: {
+                system: string;
+                at: string;
+              };
               createdAt: string;
               updatedAt: string;
               version: number;
@@ -1868,6 +2394,10 @@ export interface operations {
                   thesisTitle: string | null;
                   thesisAbstract: string | null;
                   documentsToReview: number;
+                  financialClearanceBy?: {
+                    system: string;
+                    at: string;
+                  };
                   createdAt: string;
                   updatedAt: string;
                   version: number;
@@ -1902,6 +2432,7 @@ export interface operations {
         };
       };
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
     };
   };
   listSubmissionEvents: {
@@ -1943,6 +2474,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   bulkUpdateSubmissions: {
@@ -2027,6 +2559,10 @@ export interface operations {
               thesisTitle: string | null;
               thesisAbstract: string | null;
               documentsToReview: number;
+              financialClearanceBy?: {
+                system: string;
+                at: string;
+              };
               createdAt: string;
               updatedAt: string;
               version: number;
@@ -2073,6 +2609,7 @@ export interface operations {
         };
       };
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
     };
   };
   previewImport: {
@@ -2107,6 +2644,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
     };
   };
   applyImport: {
@@ -2165,6 +2703,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
     };
   };
   exportSubmissions: {
@@ -2209,6 +2748,139 @@ export interface operations {
       400: components["responses"]["ValidationFailed"];
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  setFinancialClearance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          cleared: boolean;
+          clearedOn?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              indexNumber: string;
+              financialClearance: {
+                submitted: boolean;
+                receivedOn: string | null;
+                clearedBy: {
+                  system: string;
+                  at: string;
+                } | null;
+              };
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  upsertSubmissions: {
+    parameters: {
+      query?: never;
+      header: {
+        "idempotency-key": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          records: unknown[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            inserted: number;
+            updated: number;
+            unchanged: number;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | {
+                /** @enum {boolean} */
+                success: false;
+                /** @enum {string} */
+                code: "validation";
+                message: string;
+                errors: {
+                  row: number;
+                  column: string | null;
+                  reason: string;
+                }[];
+              }
+            | {
+                /** @enum {boolean} */
+                success: false;
+                code: string;
+                message: string;
+                fields?: {
+                  field: string;
+                  message: string;
+                }[];
+              };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
     };
   };
   listMessages: {
@@ -2588,6 +3260,313 @@ export interface operations {
       403: components["responses"]["Forbidden"];
     };
   };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        before?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              id: number;
+              url: string;
+              events: (
+                | "submission.created"
+                | "submission.stage_changed"
+                | "document.received"
+                | "document.returned"
+                | "examiner.state_changed"
+                | "outcome.released"
+                | "thesis.published"
+              )[];
+              active: boolean;
+              createdAt: string;
+              pending: number;
+              failed: number;
+            }[];
+            nextBefore: number | null;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          url: string;
+          events: (
+            | "submission.created"
+            | "submission.stage_changed"
+            | "document.received"
+            | "document.returned"
+            | "examiner.state_changed"
+            | "outcome.released"
+            | "thesis.published"
+          )[];
+          /** @default true */
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            endpoint: {
+              id: number;
+              url: string;
+              events: (
+                | "submission.created"
+                | "submission.stage_changed"
+                | "document.received"
+                | "document.returned"
+                | "examiner.state_changed"
+                | "outcome.released"
+                | "thesis.published"
+              )[];
+              active: boolean;
+              createdAt: string;
+              pending: number;
+              failed: number;
+            };
+            secret: string;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  enableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: number;
+            url: string;
+            events: (
+              | "submission.created"
+              | "submission.stage_changed"
+              | "document.received"
+              | "document.returned"
+              | "examiner.state_changed"
+              | "outcome.released"
+              | "thesis.published"
+            )[];
+            active: boolean;
+            createdAt: string;
+            pending: number;
+            failed: number;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  disableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: number;
+            url: string;
+            events: (
+              | "submission.created"
+              | "submission.stage_changed"
+              | "document.received"
+              | "document.returned"
+              | "examiner.state_changed"
+              | "outcome.released"
+              | "thesis.published"
+            )[];
+            active: boolean;
+            createdAt: string;
+            pending: number;
+            failed: number;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        before?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              id: number;
+              eventId: string;
+              type: string;
+              submissionId: number | null;
+              /** @enum {string} */
+              status: "pending" | "delivered" | "failed";
+              attempts: number;
+              nextAttemptAt: string | null;
+              lastStatus: number | null;
+              lastError: string | null;
+              createdAt: string;
+              redeliveryOf: number | null;
+              attemptLog: {
+                at: string;
+                statusCode: number | null;
+                error: string | null;
+                durationMs: number;
+              }[];
+            }[];
+            nextBefore: number | null;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  redeliverWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        deliveryId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            deliveryId: number;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
   getStats: {
     parameters: {
       query?: never;
@@ -2658,6 +3637,37 @@ export interface operations {
               state: "nominated" | "sent" | "received" | "report_submitted" | "replaced";
             }[];
             overdueExaminationsTotal: number;
+            lateReports: {
+              submissionId: number;
+              studentName: string;
+              indexNumber: string;
+              /** @enum {string} */
+              role: "internal" | "external";
+              /** @enum {string} */
+              state: "awaiting" | "received" | "report_submitted";
+              /** @enum {string} */
+              knownBy: "link_due_date" | "typed_state";
+              dueOn: string;
+              daysLate: number;
+              since: string;
+              examination: {
+                examinationId: number;
+                submissionId: number;
+                indexNumber: string;
+                studentName: string;
+                /** @enum {string} */
+                role: "internal" | "external";
+                examinerName: string;
+                dueOn: string;
+                daysOverdue: number;
+                remindersSent: number;
+                lastReminderAt: string | null;
+                lastOpenedAt: string | null;
+                /** @enum {string} */
+                state: "nominated" | "sent" | "received" | "report_submitted" | "replaced";
+              } | null;
+            }[];
+            lateReportsTotal: number;
             documentsWaiting: number;
             documentsReturned: number;
             perMonth: {
@@ -2669,6 +3679,330 @@ export interface operations {
       };
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  getReportFigures: {
+    parameters: {
+      query?: {
+        programme?: string;
+        cohort?: number;
+        from?: string;
+        to?: string;
+        compare?: "true" | "false";
+        examinerPage?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            generatedAt: string;
+            filters: {
+              programme: string | null;
+              cohort: number | null;
+            };
+            current: {
+              from: string;
+              to: string;
+              stages: {
+                /** @enum {string} */
+                stage:
+                  | "awaiting_review"
+                  | "sent_to_department"
+                  | "nominations_ready"
+                  | "sent_to_examiners"
+                  | "corrections";
+                days: {
+                  count: number;
+                  median: number | null;
+                  p75: number | null;
+                  p90: number | null;
+                };
+                unknownHistory: number;
+              }[];
+              total: {
+                days: {
+                  count: number;
+                  median: number | null;
+                  p75: number | null;
+                  p90: number | null;
+                };
+                unknownHistory: number;
+              };
+              turnaround: {
+                /** @enum {string} */
+                kind: "internal" | "external";
+                legs: {
+                  link_to_download: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                  download_to_report: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                  link_to_report: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                };
+              }[];
+              examiners: {
+                items: {
+                  examinerId: number;
+                  name: string;
+                  institution: string;
+                  /** @enum {string} */
+                  kind: "internal" | "external";
+                  examined: number;
+                  linkToReport: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                  inProgress: number;
+                  lateNow: number;
+                }[];
+                total: number;
+                page: number;
+                pageSize: number;
+              };
+              outcomes: {
+                counts: {
+                  /** @enum {string} */
+                  decision:
+                    | "pass"
+                    | "minor_corrections"
+                    | "major_corrections"
+                    | "resubmit"
+                    | "fail";
+                  count: number;
+                }[];
+                total: number;
+                correctionsToApproval: {
+                  count: number;
+                  median: number | null;
+                  p75: number | null;
+                  p90: number | null;
+                };
+                correctionsPending: number;
+              };
+              throughput: {
+                month: string;
+                /** @enum {string} */
+                stage:
+                  | "awaiting_review"
+                  | "sent_to_department"
+                  | "nominations_ready"
+                  | "sent_to_examiners"
+                  | "corrections";
+                entered: number;
+                left: number;
+              }[];
+            };
+            previous: {
+              from: string;
+              to: string;
+              stages: {
+                /** @enum {string} */
+                stage:
+                  | "awaiting_review"
+                  | "sent_to_department"
+                  | "nominations_ready"
+                  | "sent_to_examiners"
+                  | "corrections";
+                days: {
+                  count: number;
+                  median: number | null;
+                  p75: number | null;
+                  p90: number | null;
+                };
+                unknownHistory: number;
+              }[];
+              total: {
+                days: {
+                  count: number;
+                  median: number | null;
+                  p75: number | null;
+                  p90: number | null;
+                };
+                unknownHistory: number;
+              };
+              turnaround: {
+                /** @enum {string} */
+                kind: "internal" | "external";
+                legs: {
+                  link_to_download: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                  download_to_report: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                  link_to_report: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                };
+              }[];
+              examiners: {
+                items: {
+                  examinerId: number;
+                  name: string;
+                  institution: string;
+                  /** @enum {string} */
+                  kind: "internal" | "external";
+                  examined: number;
+                  linkToReport: {
+                    count: number;
+                    median: number | null;
+                    p75: number | null;
+                    p90: number | null;
+                  };
+                  inProgress: number;
+                  lateNow: number;
+                }[];
+                total: number;
+                page: number;
+                pageSize: number;
+              };
+              outcomes: {
+                counts: {
+                  /** @enum {string} */
+                  decision:
+                    | "pass"
+                    | "minor_corrections"
+                    | "major_corrections"
+                    | "resubmit"
+                    | "fail";
+                  count: number;
+                }[];
+                total: number;
+                correctionsToApproval: {
+                  count: number;
+                  median: number | null;
+                  p75: number | null;
+                  p90: number | null;
+                };
+                correctionsPending: number;
+              };
+              throughput: {
+                month: string;
+                /** @enum {string} */
+                stage:
+                  | "awaiting_review"
+                  | "sent_to_department"
+                  | "nominations_ready"
+                  | "sent_to_examiners"
+                  | "corrections";
+                entered: number;
+                left: number;
+              }[];
+            } | null;
+            late: {
+              items: {
+                submissionId: number;
+                studentName: string;
+                indexNumber: string;
+                programme: string;
+                /** @enum {string} */
+                role: "internal" | "external";
+                examinerName: string | null;
+                /** @enum {string} */
+                state: "awaiting" | "received" | "report_submitted";
+                /** @enum {string} */
+                knownBy: "link_due_date" | "typed_state";
+                dueOn: string;
+                since: string;
+                daysLate: number;
+              }[];
+              total: number;
+              overdueDays: number;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  exportReportTable: {
+    parameters: {
+      query: {
+        programme?: string;
+        cohort?: number;
+        from?: string;
+        to?: string;
+        compare?: "true" | "false";
+        examinerPage?: number;
+        format: "csv" | "xlsx";
+        table?:
+          | "stage-times"
+          | "examiner-turnaround"
+          | "examiners"
+          | "outcomes"
+          | "corrections"
+          | "throughput-summary"
+          | "throughput"
+          | "late-reports";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  getDeanReportPdf: {
+    parameters: {
+      query?: {
+        programme?: string;
+        cohort?: number;
+        from?: string;
+        to?: string;
+        compare?: "true" | "false";
+        examinerPage?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
     };
   };
   listSubmissionDocuments: {
@@ -2709,6 +4043,10 @@ export interface operations {
                 state: "to_upload" | "with_school" | "accepted" | "returned";
                 receivedOn: string | null;
                 paperCopy: boolean;
+                clearedBy?: {
+                  system: string;
+                  at: string;
+                };
                 canUpload: boolean;
                 maxBytes: number;
                 current: {
@@ -2764,6 +4102,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   saveThesisDetails: {
@@ -2889,6 +4228,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   acceptDocument: {
@@ -3057,6 +4397,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   listExaminers: {
@@ -3102,6 +4443,7 @@ export interface operations {
       400: components["responses"]["ValidationFailed"];
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
     };
   };
   createExaminer: {
@@ -3495,6 +4837,7 @@ export interface operations {
           };
         };
       };
+      429: components["responses"]["RateLimited"];
     };
   };
   nominateExaminer: {
@@ -4462,6 +5805,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   releaseOutcome: {
@@ -4969,6 +6313,7 @@ export interface operations {
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
     };
   };
   getExaminerAssignment: {
@@ -5396,6 +6741,2128 @@ export interface operations {
           };
         };
       };
+    };
+  };
+  getStudentPublication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  saveStudentPublication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          keywords: string[];
+          language: string;
+          supervisors: {
+            name: string;
+            orcid?: string | null;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  acceptPublicationLicence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  choosePublicationEmbargo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  getCurrentLicence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              version: number;
+              text: string;
+              createdAt: string;
+            } | null;
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  getLicenceVersionText: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              version: number;
+              text: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  getAdminPublication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  correctPublication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  decidePublicationEmbargo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          decision: "approve" | "refuse";
+          until?: string;
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  withdrawPublication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              submissionId: number;
+              /** @enum {string} */
+              state:
+                | "not_final"
+                | "in_preparation"
+                | "awaiting_approval"
+                | "published"
+                | "withdrawn";
+              final: boolean;
+              title: string | null;
+              abstract: string | null;
+              keywords: string[];
+              language: string | null;
+              degree: {
+                id: number;
+                name: string;
+                abbreviation: string;
+                /** @enum {string} */
+                level: "masters" | "doctoral";
+                active: boolean;
+              } | null;
+              department: string | null;
+              programme: string;
+              supervisors: {
+                name: string;
+                orcid: string | null;
+              }[];
+              examinationDate: string | null;
+              awardDate: string | null;
+              confirmedAt: string | null;
+              licence: {
+                version: number;
+                acceptedAt: string;
+                current: boolean;
+              } | null;
+              embargo: {
+                /** @enum {string} */
+                choice: "none" | "6m" | "1y" | "2y" | "sensitive";
+                reason: string | null;
+                /** @enum {string|null} */
+                approval: "pending" | "approved" | "refused" | null;
+                decisionNote: string | null;
+                until: string | null;
+              } | null;
+              filesPublic: boolean;
+              publishedAt: string | null;
+              withdrawn: {
+                at: string;
+                reason: string;
+              } | null;
+              handle: string | null;
+              locked: boolean;
+              missing: string[];
+              publicPath: string | null;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  listLicenceVersions: {
+    parameters: {
+      query?: {
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              version: number;
+              text: string;
+              createdAt: string;
+            }[];
+            page: number;
+            pageSize: number;
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  createLicenceVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              version: number;
+              text: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  getLicenceVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              version: number;
+              text: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  listDegrees: {
+    parameters: {
+      query?: {
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              id: number;
+              name: string;
+              abbreviation: string;
+              /** @enum {string} */
+              level: "masters" | "doctoral";
+              active: boolean;
+            }[];
+            page: number;
+            pageSize: number;
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  createDegree: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          abbreviation: string;
+          /** @enum {string} */
+          level: "masters" | "doctoral";
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              id: number;
+              name: string;
+              abbreviation: string;
+              /** @enum {string} */
+              level: "masters" | "doctoral";
+              active: boolean;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  updateDegree: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          abbreviation?: string;
+          /** @enum {string} */
+          level?: "masters" | "doctoral";
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              id: number;
+              name: string;
+              abbreviation: string;
+              /** @enum {string} */
+              level: "masters" | "doctoral";
+              active: boolean;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      401: components["responses"]["Unauthenticated"];
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  exportPublishedThesis: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        format: "saf" | "marcxml" | "etdms" | "dc";
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  exportPublishedTheses: {
+    parameters: {
+      query: {
+        /** @description First award date in the export (YYYY-MM-DD) */
+        awardFrom: string;
+        /** @description Last award date in the export (YYYY-MM-DD), inclusive */
+        awardTo: string;
+      };
+      header?: never;
+      path: {
+        format: "saf" | "marcxml" | "etdms" | "dc";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  getThesisDeposit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              configured: boolean;
+              deposit: {
+                indexNumber: string;
+                studentName: string;
+                /** @enum {string} */
+                state: "queued" | "depositing" | "deposited" | "failed";
+                attempts: number;
+                nextAttemptAt: string | null;
+                lastError: string | null;
+                handle: string | null;
+                requestedAt: string;
+                depositedAt: string | null;
+              } | null;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  depositThesis: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        indexNumber: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              configured: boolean;
+              deposit: {
+                indexNumber: string;
+                studentName: string;
+                /** @enum {string} */
+                state: "queued" | "depositing" | "deposited" | "failed";
+                attempts: number;
+                nextAttemptAt: string | null;
+                lastError: string | null;
+                handle: string | null;
+                requestedAt: string;
+                depositedAt: string | null;
+              } | null;
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  listDeposits: {
+    parameters: {
+      query?: {
+        state?: "queued" | "depositing" | "deposited" | "failed";
+        after?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              indexNumber: string;
+              studentName: string;
+              /** @enum {string} */
+              state: "queued" | "depositing" | "deposited" | "failed";
+              attempts: number;
+              nextAttemptAt: string | null;
+              lastError: string | null;
+              handle: string | null;
+              requestedAt: string;
+              depositedAt: string | null;
+              id: number;
+            }[];
+            next: number | null;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["RateLimited"];
+    };
+  };
+  depositTheses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          indexNumbers: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              queued: {
+                indexNumber: string;
+                studentName: string;
+                /** @enum {string} */
+                state: "queued" | "depositing" | "deposited" | "failed";
+                attempts: number;
+                nextAttemptAt: string | null;
+                lastError: string | null;
+                handle: string | null;
+                requestedAt: string;
+                depositedAt: string | null;
+              }[];
+              refused: {
+                indexNumber: string;
+                reason: string;
+              }[];
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: false;
+            code: string;
+            message: string;
+            fields?: {
+              field: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  listApiTokens: {
+    parameters: {
+      query?: {
+        page?: number;
+        pageSize?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              id: number;
+              name: string;
+              prefix: string;
+              scopes: (
+                | "submissions:read"
+                | "submissions:write"
+                | "documents:read"
+                | "examinations:read"
+                | "stats:read"
+                | "clearance:write"
+              )[];
+              createdAt: string;
+              createdBy: string | null;
+              expiresAt: string;
+              revokedAt: string | null;
+              lastUsedAt: string | null;
+              lastUsedFrom: string | null;
+              /** @enum {string} */
+              state: "active" | "expired" | "revoked";
+            }[];
+            total: number;
+            page: number;
+            pageSize: number;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  createApiToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          scopes: (
+            | "submissions:read"
+            | "submissions:write"
+            | "documents:read"
+            | "examinations:read"
+            | "stats:read"
+            | "clearance:write"
+          )[];
+          expiresInDays: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              id: number;
+              name: string;
+              prefix: string;
+              scopes: (
+                | "submissions:read"
+                | "submissions:write"
+                | "documents:read"
+                | "examinations:read"
+                | "stats:read"
+                | "clearance:write"
+              )[];
+              createdAt: string;
+              createdBy: string | null;
+              expiresAt: string;
+              revokedAt: string | null;
+              lastUsedAt: string | null;
+              lastUsedFrom: string | null;
+              /** @enum {string} */
+              state: "active" | "expired" | "revoked";
+            };
+            token: string;
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  revokeApiToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              id: number;
+              name: string;
+              prefix: string;
+              scopes: (
+                | "submissions:read"
+                | "submissions:write"
+                | "documents:read"
+                | "examinations:read"
+                | "stats:read"
+                | "clearance:write"
+              )[];
+              createdAt: string;
+              createdBy: string | null;
+              expiresAt: string;
+              revokedAt: string | null;
+              lastUsedAt: string | null;
+              lastUsedFrom: string | null;
+              /** @enum {string} */
+              state: "active" | "expired" | "revoked";
+            };
+          };
+        };
+      };
+      400: components["responses"]["ValidationFailed"];
+      401: components["responses"]["Unauthenticated"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      413: components["responses"]["PayloadTooLarge"];
     };
   };
 }
