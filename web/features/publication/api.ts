@@ -14,17 +14,14 @@ import type {
   AdminMetadataInput,
   DegreeChanges,
 } from "../../../common/publication.js";
-import { api, apiRequest } from "../../lib/api-client.js";
+import { api, unwrap } from "../../lib/api-client.js";
 
 /**
  * Publication's endpoints (issue 20) for both screens: the student's record, licence and embargo;
  * the school's review, embargo decision, withdrawal, licence versions and degrees. One fetcher,
- * query and hook each; mutations put the answer in the record's query.
+ * query and hook each; mutations put the answer in the record's query. Calls go through the
+ * contract's typed client (web/lib/api-types.ts).
  */
-
-const enc = encodeURIComponent;
-const studentPath = (indexNumber: string) => `/submissions/${enc(indexNumber)}/publication`;
-const adminPath = (indexNumber: string) => `/admin/submissions/${enc(indexNumber)}/publication`;
 
 export type Side = "student" | "admin";
 
@@ -32,17 +29,22 @@ export function publicationKey(side: Side, indexNumber: string) {
   return ["publication", side, indexNumber] as const;
 }
 
+function getPublication(
+  side: Side,
+  indexNumber: string,
+  signal?: AbortSignal,
+): Promise<PublicationResponse> {
+  const params = { path: { indexNumber } };
+  return side === "student"
+    ? unwrap(api.GET("/api/submissions/{indexNumber}/publication", { params, signal }))
+    : unwrap(api.GET("/api/admin/submissions/{indexNumber}/publication", { params, signal }));
+}
+
 export function publicationQuery(side: Side, indexNumber: string) {
   return queryOptions({
     queryKey: publicationKey(side, indexNumber),
     queryFn: ({ signal }): Promise<PublicationView> =>
-      api
-        .get<PublicationResponse>(
-          side === "student" ? studentPath(indexNumber) : adminPath(indexNumber),
-          undefined,
-          { signal },
-        )
-        .then((answer) => answer.data),
+      getPublication(side, indexNumber, signal).then((answer) => answer.data),
   });
 }
 
@@ -53,8 +55,8 @@ export function usePublication(side: Side, indexNumber: string) {
 export function useCurrentLicence() {
   return useQuery({
     queryKey: ["licence", "current"],
-    queryFn: ({ signal }) =>
-      api.get<CurrentLicenceResponse>("/licence", undefined, { signal }).then((a) => a.data),
+    queryFn: ({ signal }): Promise<CurrentLicenceResponse["data"]> =>
+      unwrap(api.GET("/api/licence", { signal })).then((a) => a.data),
   });
 }
 
@@ -63,10 +65,13 @@ export function useLicenceVersion(version: number | null) {
   return useQuery({
     queryKey: ["licence", "version", version],
     enabled: version !== null,
-    queryFn: ({ signal }) =>
-      api
-        .get<{ data: LicenceVersion }>(`/licence/${version ?? 0}`, undefined, { signal })
-        .then((a) => a.data),
+    queryFn: ({ signal }): Promise<LicenceVersion> =>
+      unwrap(
+        api.GET("/api/licence/{version}", {
+          params: { path: { version: version ?? 0 } },
+          signal,
+        }),
+      ).then((a) => a.data),
   });
 }
 
@@ -85,39 +90,71 @@ function useRecordChange<I>(
   });
 }
 
+const record = (indexNumber: string) => ({ params: { path: { indexNumber } } });
+
 export function useSaveStudentMetadata(indexNumber: string) {
   return useRecordChange("student", indexNumber, (input: StudentMetadataInput) =>
-    apiRequest<PublicationResponse>("PUT", studentPath(indexNumber), input),
+    unwrap(
+      api.PUT("/api/submissions/{indexNumber}/publication", {
+        ...record(indexNumber),
+        body: input,
+      }),
+    ),
   );
 }
 
 export function useAcceptLicence(indexNumber: string) {
   return useRecordChange("student", indexNumber, (version: number) =>
-    api.post<PublicationResponse>(`${studentPath(indexNumber)}/licence`, { version }),
+    unwrap(
+      api.POST("/api/submissions/{indexNumber}/publication/licence", {
+        ...record(indexNumber),
+        body: { version },
+      }),
+    ),
   );
 }
 
 export function useChooseEmbargo(indexNumber: string) {
   return useRecordChange("student", indexNumber, (input: EmbargoInput) =>
-    apiRequest<PublicationResponse>("PUT", `${studentPath(indexNumber)}/embargo`, input),
+    unwrap(
+      api.PUT("/api/submissions/{indexNumber}/publication/embargo", {
+        ...record(indexNumber),
+        body: input,
+      }),
+    ),
   );
 }
 
 export function useCorrectMetadata(indexNumber: string) {
   return useRecordChange("admin", indexNumber, (input: AdminMetadataInput) =>
-    apiRequest<PublicationResponse>("PUT", adminPath(indexNumber), input),
+    unwrap(
+      api.PUT("/api/admin/submissions/{indexNumber}/publication", {
+        ...record(indexNumber),
+        body: input,
+      }),
+    ),
   );
 }
 
 export function useDecideEmbargo(indexNumber: string) {
   return useRecordChange("admin", indexNumber, (input: EmbargoDecisionInput) =>
-    api.post<PublicationResponse>(`${adminPath(indexNumber)}/embargo-decision`, input),
+    unwrap(
+      api.POST("/api/admin/submissions/{indexNumber}/publication/embargo-decision", {
+        ...record(indexNumber),
+        body: input,
+      }),
+    ),
   );
 }
 
 export function useWithdraw(indexNumber: string) {
   return useRecordChange("admin", indexNumber, (reason: string) =>
-    api.post<PublicationResponse>(`${adminPath(indexNumber)}/withdraw`, { reason }),
+    unwrap(
+      api.POST("/api/admin/submissions/{indexNumber}/publication/withdraw", {
+        ...record(indexNumber),
+        body: { reason },
+      }),
+    ),
   );
 }
 
@@ -127,16 +164,16 @@ export function useWithdraw(indexNumber: string) {
 export function useLicenceVersions(page: number) {
   return useQuery({
     queryKey: ["licence-versions", page],
-    queryFn: ({ signal }) =>
-      api.get<LicenceVersionListResponse>("/admin/licence-versions", { page }, { signal }),
+    queryFn: ({ signal }): Promise<LicenceVersionListResponse> =>
+      unwrap(api.GET("/api/admin/licence-versions", { params: { query: { page } }, signal })),
   });
 }
 
 export function useAddLicenceVersion() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) =>
-      api.post<{ data: LicenceVersion }>("/admin/licence-versions", { text }),
+    mutationFn: (text: string): Promise<{ data: LicenceVersion }> =>
+      unwrap(api.POST("/api/admin/licence-versions", { body: { text } })),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ["licence-versions"] });
       void queryClient.invalidateQueries({ queryKey: ["licence"] });
@@ -147,17 +184,26 @@ export function useAddLicenceVersion() {
 export function useDegrees(page: number) {
   return useQuery({
     queryKey: ["degrees", page],
-    queryFn: ({ signal }) => api.get<DegreeListResponse>("/admin/degrees", { page }, { signal }),
+    queryFn: ({ signal }): Promise<DegreeListResponse> =>
+      unwrap(api.GET("/api/admin/degrees", { params: { query: { page } }, signal })),
   });
 }
 
 export function useSaveDegree() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { id: number | null; values: DegreeInput | DegreeChanges }) =>
+    mutationFn: (input: {
+      id: number | null;
+      values: DegreeInput | DegreeChanges;
+    }): Promise<{ data: Degree }> =>
       input.id === null
-        ? api.post<{ data: Degree }>("/admin/degrees", input.values)
-        : api.patch<{ data: Degree }>(`/admin/degrees/${input.id}`, input.values),
+        ? unwrap(api.POST("/api/admin/degrees", { body: input.values as DegreeInput }))
+        : unwrap(
+            api.PATCH("/api/admin/degrees/{id}", {
+              params: { path: { id: input.id } },
+              body: input.values,
+            }),
+          ),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["degrees"] }),
   });
 }

@@ -1,4 +1,9 @@
 import { withQuery } from "../../../lib/api-client.js";
+import type { paths } from "../../../lib/api-types.js";
+
+/** The contract's download routes (web/lib/api-types.ts): renamed there, these fail the typecheck. */
+const EXPORT_ROUTE = "/api/admin/reports/export" satisfies keyof paths;
+const DEAN_PDF_ROUTE = "/api/admin/reports/dean.pdf" satisfies keyof paths;
 
 /**
  * The Reports page's filters as the page's address holds them, so a view can be shared: a link
@@ -60,7 +65,7 @@ function documentQuery(filters: ReportFilters): Record<string, string> {
 
 /** A table as CSV, or every table (or one) as XLSX. */
 export function exportHref(filters: ReportFilters, format: "csv" | "xlsx", table?: string): string {
-  return withQuery("/api/admin/reports/export", {
+  return withQuery(EXPORT_ROUTE, {
     ...documentQuery(filters),
     format,
     table,
@@ -68,5 +73,5 @@ export function exportHref(filters: ReportFilters, format: "csv" | "xlsx", table
 }
 
 export function deanPdfHref(filters: ReportFilters): string {
-  return withQuery("/api/admin/reports/dean.pdf", documentQuery(filters));
+  return withQuery(DEAN_PDF_ROUTE, documentQuery(filters));
 }

@@ -11,7 +11,7 @@ import type {
   ApiTokenCreated,
   ApiTokenListResponse,
 } from "../../../../../common/api-tokens.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 const tokenKeys = {
@@ -20,8 +20,10 @@ const tokenKeys = {
 };
 
 /** GET /api/admin/api-tokens: one page of tokens, newest first. */
-export function getApiTokens(page: number, signal?: AbortSignal) {
-  return api.get<ApiTokenListResponse>("/admin/api-tokens", { page, pageSize: 25 }, { signal });
+export function getApiTokens(page: number, signal?: AbortSignal): Promise<ApiTokenListResponse> {
+  return unwrap(
+    api.GET("/api/admin/api-tokens", { params: { query: { page, pageSize: 25 } }, signal }),
+  );
 }
 
 export function useApiTokens(page: number) {
@@ -38,7 +40,8 @@ export function useApiTokens(page: number) {
 export function useCreateApiToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: ApiTokenCreate) => api.post<ApiTokenCreated>("/admin/api-tokens", input),
+    mutationFn: (input: ApiTokenCreate): Promise<ApiTokenCreated> =>
+      unwrap(api.POST("/api/admin/api-tokens", { body: input })),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: tokenKeys.all() }),
   });
 }
@@ -47,7 +50,8 @@ export function useCreateApiToken() {
 export function useRevokeApiToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<{ data: ApiToken }>(`/admin/api-tokens/${id}/revoke`),
+    mutationFn: (id: number): Promise<{ data: ApiToken }> =>
+      unwrap(api.POST("/api/admin/api-tokens/{id}/revoke", { params: { path: { id } } })),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: tokenKeys.all() }),
   });
 }

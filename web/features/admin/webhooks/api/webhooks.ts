@@ -12,7 +12,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointList,
 } from "../../../../../common/webhooks.js";
-import { api } from "../../../../lib/api-client.js";
+import { api, unwrap } from "../../../../lib/api-client.js";
 import { adminKeys } from "../../query-keys.js";
 
 /** The webhooks page's endpoints (docs/api.md, "Webhooks"): GET, POST, enable/disable, DELETE. */
@@ -27,8 +27,8 @@ const keys = {
 export function webhooksQueryOptions(before: number | undefined) {
   return queryOptions({
     queryKey: keys.list(before),
-    queryFn: ({ signal }) =>
-      api.get<WebhookEndpointList>("/admin/webhooks", { before }, { signal }),
+    queryFn: ({ signal }): Promise<WebhookEndpointList> =>
+      unwrap(api.GET("/api/admin/webhooks", { params: { query: { before } }, signal })),
     placeholderData: keepPreviousData,
   });
 }
@@ -41,8 +41,13 @@ export function useWebhooks(before: number | undefined) {
 export function useDeliveries(id: number | null, before: number | undefined) {
   return useQuery({
     queryKey: keys.deliveries(id ?? 0, before),
-    queryFn: ({ signal }) =>
-      api.get<WebhookDeliveryList>(`/admin/webhooks/${id}/deliveries`, { before }, { signal }),
+    queryFn: ({ signal }): Promise<WebhookDeliveryList> =>
+      unwrap(
+        api.GET("/api/admin/webhooks/{id}/deliveries", {
+          params: { path: { id: id ?? 0 }, query: { before } },
+          signal,
+        }),
+      ),
     enabled: id !== null,
     placeholderData: keepPreviousData,
   });
@@ -58,28 +63,46 @@ function useWebhookMutation<In, Out>(mutationFn: (input: In) => Promise<Out>) {
 
 /** POST /api/admin/webhooks: the answer carries the secret, this once. */
 export function useCreateWebhook() {
-  return useWebhookMutation((input: NewWebhook) =>
-    api.post<CreatedWebhook>("/admin/webhooks", input),
+  return useWebhookMutation(
+    (input: NewWebhook): Promise<CreatedWebhook> =>
+      unwrap(api.POST("/api/admin/webhooks", { body: input })),
   );
 }
 
 /** POST /api/admin/webhooks/:id/enable or /disable. */
 export function useSwitchWebhook() {
-  return useWebhookMutation(({ id, active }: { id: number; active: boolean }) =>
-    api.post<WebhookEndpoint>(`/admin/webhooks/${id}/${active ? "enable" : "disable"}`),
+  return useWebhookMutation(
+    ({ id, active }: { id: number; active: boolean }): Promise<WebhookEndpoint> => {
+      const params = { params: { path: { id } } };
+      return active
+        ? unwrap(api.POST("/api/admin/webhooks/{id}/enable", params))
+        : unwrap(api.POST("/api/admin/webhooks/{id}/disable", params));
+    },
   );
 }
 
 /** DELETE /api/admin/webhooks/:id. */
 export function useDeleteWebhook() {
-  return useWebhookMutation((id: number) => api.delete<{ success: true }>(`/admin/webhooks/${id}`));
+  return useWebhookMutation(
+    (id: number): Promise<{ success: true }> =>
+      unwrap(api.DELETE("/api/admin/webhooks/{id}", { params: { path: { id } } })),
+  );
 }
 
 /** POST /api/admin/webhooks/:id/deliveries/:deliveryId/redeliver ("Send again"). */
 export function useSendAgain() {
-  return useWebhookMutation(({ id, deliveryId }: { id: number; deliveryId: number }) =>
-    api.post<{ success: true; message: string; deliveryId: number }>(
-      `/admin/webhooks/${id}/deliveries/${deliveryId}/redeliver`,
-    ),
+  return useWebhookMutation(
+    ({
+      id,
+      deliveryId,
+    }: {
+      id: number;
+      deliveryId: number;
+    }): Promise<{ success: true; message: string; deliveryId: number }> =>
+      unwrap(
+        api.POST("/api/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver", {
+          params: { path: { id, deliveryId } },
+        }),
+      ),
   );
 }
