@@ -59,6 +59,7 @@ import { benchUpload } from "./bench-upload.js";
 import { addBenchExaminations, timeDashboard, type DashboardFigure } from "./bench-dashboard.js";
 import { benchBulk } from "./bench-bulk.js";
 import { benchRender } from "./bench-render.js";
+import { benchReports } from "./bench-reports.js";
 import { benchReportsPdf } from "./bench-reports-pdf.js";
 
 interface Options {
@@ -546,6 +547,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   api: benchApi,
   bulk: benchBulk,
   render: benchRender,
+  reports: benchReports,
   "reports-pdf": benchReportsPdf,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];

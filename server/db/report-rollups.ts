@@ -421,20 +421,21 @@ export async function rebuildReportRollups(db: Executor): Promise<void> {
         .select("id")
         .where("id", ">", after)
         .orderBy("id")
-        .limit(CHUNK * 4)
+        .limit(CHUNK * 10)
         .execute()
     ).map((row) => row.id);
     if (ids.length === 0) break;
     after = ids[ids.length - 1] ?? after;
+    // The counts of ten chunks added up before they are written: records share most keys.
+    const deltas = new Map<string, number>();
     for (let start = 0; start < ids.length; start += CHUNK) {
       const chunk = ids.slice(start, start + CHUNK);
       const journeys = await loadJourneys(db, chunk);
-      const deltas = new Map<string, number>();
       for (const journey of journeys.values()) count(deltas, journey, 1);
       const rows = [...journeys].map(([id, journey]) => ({ submission_id: id, ...journey }));
       if (rows.length > 0) await db.insertInto("report_journeys").values(rows).execute();
-      await applyDeltas(db, deltas);
     }
+    await applyDeltas(db, deltas);
   }
   await compactReportRollups(db);
 }

@@ -239,6 +239,14 @@ describe("the Reports figures from a generated history", () => {
         cohort: scope.cohort ?? null,
       });
       compare(figures.current, scope);
+      const today = NOW.toISOString().slice(0, 10);
+      const late = chosen(scope).flatMap((r) =>
+        r.examinations.filter((x) => x.reportAt === null && x.dueOn < today),
+      );
+      expect(figures.late.total).toBe(late.length);
+      for (const item of figures.late.items) {
+        if (scope.programme) expect(item.programme).toBe(scope.programme);
+      }
     }
   });
 

@@ -178,25 +178,18 @@ export async function countOpenExaminations(
 ): Promise<Map<number, { open: number; late: number }>> {
   const counts = new Map<number, { open: number; late: number }>();
   if (ids.length === 0) return counts;
-  let query = db
+  const { programme, cohort } = scope;
+  const rows = await db
     .selectFrom("examinations as e")
+    .innerJoin("submissions as s", "s.id", "e.submission_id")
     .where("e.examiner_id", "in", ids)
-    .where(sql<SqlBool>`e.state in ('sent', 'received')`);
-  if (scope.programme !== undefined || scope.cohort !== undefined) {
-    const { programme, cohort } = scope;
-    query = query.where("e.submission_id", "in", (eb) =>
-      eb
-        .selectFrom("submissions as s")
-        .select("s.id")
-        .$if(programme !== undefined, (q) => q.where("s.programme", "=", programme ?? ""))
-        .$if(cohort !== undefined, (q) =>
-          q
-            .where("s.created_at", ">=", `${cohort ?? 0}-01-01`)
-            .where("s.created_at", "<", `${(cohort ?? 0) + 1}-01-01`),
-        ),
-    );
-  }
-  const rows = await query
+    .where(sql<SqlBool>`e.state in ('sent', 'received')`)
+    .$if(programme !== undefined, (q) => q.where("s.programme", "=", programme ?? ""))
+    .$if(cohort !== undefined, (q) =>
+      q
+        .where("s.created_at", ">=", `${cohort ?? 0}-01-01`)
+        .where("s.created_at", "<", `${(cohort ?? 0) + 1}-01-01`),
+    )
     .select([
       "e.examiner_id",
       (eb) => eb.fn.countAll<number>().as("open"),

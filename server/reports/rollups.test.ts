@@ -233,6 +233,36 @@ describe("the Reports rollups", () => {
     expect(ids.length).toBeGreaterThan(0);
   }, 300_000);
 
+  it("stay exact under concurrent writers moving records both ways", async () => {
+    const writers = ids.slice(0, 8).map((id, i) =>
+      t.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom("submissions")
+          .select("sgs_stage")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
+        const to = SGS[i % 2 === 0 ? 0 : 3] ?? null;
+        await trx.updateTable("submissions").set({ sgs_stage: to }).where("id", "=", id).execute();
+        await insertSubmissionEvents(trx, [
+          {
+            submissionId: id,
+            actorUserId: null,
+            at: dayAt(650 + i),
+            field: "sgsStage",
+            from: row.sgs_stage,
+            to,
+            kind: "edit",
+            confirmedOutOfOrder: true,
+          },
+        ]);
+      }),
+    );
+    await Promise.all(writers);
+    const kept = await snapshot(t.db);
+    await rebuildReportRollups(t.db);
+    expect(await snapshot(t.db)).toEqual(kept);
+  });
+
   it("a change that is not counted (the examiner's reminder) leaves them as they were", async () => {
     const before = await snapshot(t.db);
     const id = ids[0] ?? 0;

@@ -48,21 +48,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     .$call((table) =>
       postgres
         ? table
-        : table.addPrimaryKeyConstraint("report_rollups_pk", [
-            "programme",
-            "cohort",
-            "month",
-            "figure",
-            "subject",
-            "days",
-          ]),
+        : table
+            .addPrimaryKeyConstraint("report_rollups_pk", [
+              "programme",
+              "cohort",
+              "figure",
+              "subject",
+              "month",
+              "days",
+            ])
+            // The table is its key's b-tree: a read of one figure's months is one range of it.
+            .modifyEnd(sql`without rowid`),
     )
     .execute();
   if (postgres) {
+    // The readers' index: one programme and cohort, one figure and subject, a range of months; n
+    // included, so a read never visits the table. (PostgreSQL appends changes, so it has no key.)
     await db.schema
       .createIndex("report_rollups_read")
       .on("report_rollups")
-      .columns(["programme", "cohort", "month", "figure", "subject", "days"])
+      .columns(["programme", "cohort", "figure", "subject", "month", "days", "n"])
       .execute();
     // The compaction of migration 009: the delete takes the rows committed before it started, and
     // rows a concurrent compaction already deleted are not returned, so nothing counts twice.
