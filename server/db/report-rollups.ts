@@ -36,6 +36,9 @@ export interface ReportFact {
   d: number;
 }
 
+/** The prefix of a figure counted per year (its month is "YYYY-00"). */
+export const YEARLY = "y.";
+
 /** Rollups of every programme use this programme, of every cohort this cohort. */
 export const ALL_PROGRAMMES = "";
 export const ALL_COHORTS = 0;
@@ -320,9 +323,23 @@ function count(deltas: Map<string, number>, journey: Journey, sign: number): voi
     [ALL_PROGRAMMES, ALL_COHORTS],
   ];
   for (const fact of facts) {
+    // A duration is also counted under its year ("y." figures, month "YYYY-00"), so a long period
+    // reads a row per year and day instead of twelve (readers: server/reports/repository.ts).
+    const yearly = fact.d >= 0 || fact.f === "outcome" || fact.f.endsWith("_unknown");
     for (const [programme, cohort] of combos) {
       const key = JSON.stringify([programme, cohort, fact.m, fact.f, fact.s, fact.d]);
       deltas.set(key, (deltas.get(key) ?? 0) + sign);
+      if (yearly) {
+        const year = JSON.stringify([
+          programme,
+          cohort,
+          `${fact.m.slice(0, 4)}-00`,
+          `${YEARLY}${fact.f}`,
+          fact.s,
+          fact.d,
+        ]);
+        deltas.set(year, (deltas.get(year) ?? 0) + sign);
+      }
     }
   }
 }

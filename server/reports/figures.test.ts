@@ -10,6 +10,7 @@ import {
   seeded,
   type GeneratedRecord,
 } from "../../testing/report-history.js";
+import { periodRanges } from "./repository.js";
 import { reportFigures } from "./service.js";
 
 /**
@@ -285,6 +286,22 @@ describe("the Reports figures from a generated history", () => {
     expect(daysLate).toEqual([...daysLate].sort((a, b) => b - a));
     for (const item of figures.late.items) expect(item.daysLate).toBeGreaterThan(0);
     expect(late.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the period read as whole years and months", () => {
+  it("reads whole years from yearly rows and the months around them from monthly rows", () => {
+    expect(periodRanges("2023-05", "2026-02")).toEqual([
+      { yearly: false, from: "2023-05", to: "2023-12" },
+      { yearly: true, from: "2024-00", to: "2025-00" },
+      { yearly: false, from: "2026-01", to: "2026-02" },
+    ]);
+    expect(periodRanges("2024-01", "2024-12")).toEqual([
+      { yearly: true, from: "2024-00", to: "2024-00" },
+    ]);
+    expect(periodRanges("2025-02", "2026-01")).toEqual([
+      { yearly: false, from: "2025-02", to: "2026-01" },
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from "kysely";
 import type { Executor } from "../db/database.js";
-import { ALL_COHORTS, ALL_PROGRAMMES, compactReportRollups } from "../db/report-rollups.js";
+import { ALL_COHORTS, ALL_PROGRAMMES, YEARLY, compactReportRollups } from "../db/report-rollups.js";
 
 /**
  * Reads of the Reports rollups (migration 019, server/db/report-rollups.ts). Every read names one
@@ -30,41 +30,84 @@ export interface DurationRow {
   n: number;
 }
 
-/** Per figure, subject and whole days, the count over the months from..to (YYYY-MM, included). */
+/**
+ * The period as ranges of the rollups: whole years read their yearly rows ("y." figures, month
+ * "YYYY-00"), the months before the first whole year and after the last read monthly rows.
+ */
+export function periodRanges(
+  from: string,
+  to: string,
+): { yearly: boolean; from: string; to: string }[] {
+  const fromYear = Number(from.slice(0, 4));
+  const toYear = Number(to.slice(0, 4));
+  const firstWhole = from.endsWith("-01") ? fromYear : fromYear + 1;
+  const lastWhole = to.endsWith("-12") ? toYear : toYear - 1;
+  if (firstWhole > lastWhole) return [{ yearly: false, from, to }];
+  const year = (y: number) => String(y).padStart(4, "0");
+  const ranges: { yearly: boolean; from: string; to: string }[] = [];
+  if (from < `${year(firstWhole)}-01`) {
+    ranges.push({ yearly: false, from, to: `${year(firstWhole - 1)}-12` });
+  }
+  ranges.push({ yearly: true, from: `${year(firstWhole)}-00`, to: `${year(lastWhole)}-00` });
+  if (to > `${year(lastWhole)}-12`) {
+    ranges.push({ yearly: false, from: `${year(lastWhole + 1)}-01`, to });
+  }
+  return ranges;
+}
+
+/**
+ * Per figure, subject and whole days, the count over the months from..to (YYYY-MM, included),
+ * optionally of some subjects only.
+ */
 export async function readDurations(
   db: Executor,
   scope: RollupScope,
   from: string,
   to: string,
   figures: string[],
+  subjects?: string[],
 ): Promise<DurationRow[]> {
   const { programme, cohort } = scoped(scope);
-  const rows = await db
-    .selectFrom("report_rollups")
-    .select([
-      "figure",
-      "subject",
-      "days",
-      (eb) => eb.fn.sum<number>("n").as("n"),
-      (eb) => eb.fn.countAll<number>().as("rows"),
-    ])
-    .where("programme", "=", programme)
-    .where("cohort", "=", cohort)
-    .where("month", ">=", from)
-    .where("month", "<=", to)
-    .where("figure", "in", figures)
-    .groupBy(["figure", "subject", "days"])
-    .execute();
+  const counts = new Map<string, DurationRow>();
   let extra = 0;
-  const out: DurationRow[] = [];
-  for (const row of rows) {
-    extra += Number(row.rows) - 1;
-    const n = Number(row.n);
-    if (n !== 0) out.push({ figure: row.figure, subject: row.subject, days: Number(row.days), n });
+  for (const range of periodRanges(from, to)) {
+    const rows = await db
+      .selectFrom("report_rollups")
+      .select([
+        "figure",
+        "subject",
+        "days",
+        (eb) => eb.fn.sum<number>("n").as("n"),
+        (eb) => eb.fn.countAll<number>().as("rows"),
+        // One row per month is the kept form; more are PostgreSQL's appended changes.
+        sql<number>`count(distinct month)`.as("months"),
+      ])
+      .where("programme", "=", programme)
+      .where("cohort", "=", cohort)
+      .where(
+        "figure",
+        "in",
+        figures.map((f) => (range.yearly ? `${YEARLY}${f}` : f)),
+      )
+      .$if(subjects !== undefined, (q) => q.where("subject", "in", subjects ?? []))
+      .where("month", ">=", range.from)
+      .where("month", "<=", range.to)
+      .groupBy(["figure", "subject", "days"])
+      .execute();
+    for (const row of rows) {
+      extra += Number(row.rows) - Number(row.months);
+      const figure = range.yearly ? row.figure.slice(YEARLY.length) : row.figure;
+      const days = Number(row.days);
+      const key = `${figure}|${row.subject}|${days}`;
+      const kept = counts.get(key);
+      if (kept) kept.n += Number(row.n);
+      else counts.set(key, { figure, subject: row.subject, days, n: Number(row.n) });
+    }
   }
-  // Rows of several months per key are normal; appended changes make many more on PostgreSQL.
+  // Only appended changes count here (a row per month of a key is the kept form): a read must not
+  // fold the whole table every time because a long period has many months.
   if (extra > COMPACT_AFTER_ROWS) await compactReportRollups(db);
-  return out;
+  return [...counts.values()].filter((row) => row.n !== 0);
 }
 
 export interface MonthCountRow {
@@ -140,30 +183,14 @@ export async function readExaminerDurations(
   ids: number[],
 ): Promise<DurationRow[]> {
   if (ids.length === 0) return [];
-  const { programme, cohort } = scoped(scope);
-  const rows = await db
-    .selectFrom("report_rollups")
-    .select(["figure", "subject", "days", (eb) => eb.fn.sum<number>("n").as("n")])
-    .where("programme", "=", programme)
-    .where("cohort", "=", cohort)
-    .where("month", ">=", from)
-    .where("month", "<=", to)
-    .where("figure", "=", "examiner")
-    .where(
-      "subject",
-      "in",
-      ids.map((id) => String(id)),
-    )
-    .groupBy(["figure", "subject", "days"])
-    .execute();
-  return rows
-    .map((row) => ({
-      figure: row.figure,
-      subject: row.subject,
-      days: Number(row.days),
-      n: Number(row.n),
-    }))
-    .filter((row) => row.n !== 0);
+  return readDurations(
+    db,
+    scope,
+    from,
+    to,
+    ["examiner"],
+    ids.map((id) => String(id)),
+  );
 }
 
 /**
