@@ -255,32 +255,98 @@ function drawChart(doc: PDFKit.PDFDocument, data: ChartData, unit: string): void
   doc.y = top + layout.height + legendHeight + 10;
 }
 
+const NUMBER_WIDTH = 52;
+const CELL_PAD = 3;
+const TABLE_FONT = 8;
+
+/** Column widths: numbers a fixed width, text columns share the rest. */
+function columnWidths(doc: PDFKit.PDFDocument, table: ReportTable): number[] {
+  const numbers = table.columns.filter((c) => c.numeric).length;
+  const texts = table.columns.length - numbers;
+  const textWidth = texts === 0 ? 0 : (contentWidth(doc) - numbers * NUMBER_WIDTH) / texts;
+  return table.columns.map((c) => (c.numeric ? NUMBER_WIDTH : textWidth));
+}
+
+/**
+ * A table drawn cell by cell (pdfkit's own table was some ten times slower on the late list's
+ * hundreds of rows): a shaded header row repeated on each page, text that wraps within its
+ * column, numbers right-aligned, a rule under every row.
+ */
 function drawTable(doc: PDFKit.PDFDocument, table: ReportTable): void {
-  doc.x = doc.page.margins.left;
+  const left = doc.page.margins.left;
+  doc.x = left;
   if (table.rows.length === 0) {
     doc.font("Helvetica").fontSize(10).fillColor(INK).text("No records for this selection.");
     return;
   }
-  if (doc.y + 60 > bottom(doc)) doc.addPage();
-  doc.font("Helvetica").fontSize(8.5).fillColor(INK);
-  const header = table.columns.map((column) => ({
-    text: printable(column.label),
-    type: "TH" as const,
-    font: { family: "Helvetica-Bold" },
-    backgroundColor: "#eeeeee",
-    align: { x: column.numeric ? ("right" as const) : ("left" as const), y: "bottom" as const },
-  }));
-  const rows = table.rows.map((row) =>
-    row.map((value, index) => ({
-      text: cellText(value),
-      align: { x: table.columns[index]?.numeric ? ("right" as const) : ("left" as const) },
-    })),
-  );
-  doc.table({
-    data: [header, ...rows],
-    defaultStyle: { border: 0.5, borderColor: "#b0b0b0", padding: [3, 4, 3, 4] },
-    columnStyles: table.columns.map((_, index) => (index === 0 ? "*" : 62)),
-  });
+  const widths = columnWidths(doc, table);
+  const width = widths.reduce((sum, w) => sum + w, 0);
+  const rowHeight = (cells: string[], font: string) => {
+    doc.font(font).fontSize(TABLE_FONT);
+    // One line unless a cell is wider than its column (measuring a width is far cheaper than
+    // wrapping, and most cells fit).
+    let tallest = doc.currentLineHeight(true);
+    cells.forEach((text, index) => {
+      const inner = (widths[index] ?? NUMBER_WIDTH) - 2 * CELL_PAD;
+      if (doc.widthOfString(text) > inner) {
+        tallest = Math.max(tallest, doc.heightOfString(text, { width: inner }));
+      }
+    });
+    return tallest + 2 * CELL_PAD;
+  };
+  const drawRow = (cells: string[], y: number, height: number, header: boolean) => {
+    if (header) doc.rect(left, y, width, height).fill("#eeeeee");
+    doc
+      .font(header ? "Helvetica-Bold" : "Helvetica")
+      .fontSize(TABLE_FONT)
+      .fillColor(INK);
+    let x = left;
+    cells.forEach((text, index) => {
+      const w = widths[index] ?? NUMBER_WIDTH;
+      const inner = w - 2 * CELL_PAD;
+      const fits = doc.widthOfString(text) <= inner;
+      if (fits && !table.columns[index]?.numeric) {
+        // A plain placement: no wrapping to work out.
+        doc.text(text, x + CELL_PAD, y + CELL_PAD, { lineBreak: false });
+      } else if (fits) {
+        doc.text(text, x + w - CELL_PAD - doc.widthOfString(text), y + CELL_PAD, {
+          lineBreak: false,
+        });
+      } else {
+        doc.text(text, x + CELL_PAD, y + CELL_PAD, { width: inner });
+      }
+      x += w;
+    });
+    doc
+      .lineWidth(0.5)
+      .strokeColor("#b0b0b0")
+      .moveTo(left, y + height)
+      .lineTo(left + width, y + height)
+      .stroke();
+  };
+  const header = table.columns.map((c) => printable(c.label));
+  const headerHeight = rowHeight(header, "Helvetica-Bold");
+  let y = doc.y;
+  if (y + headerHeight + 20 > bottom(doc)) {
+    doc.addPage();
+    y = doc.y;
+  }
+  drawRow(header, y, headerHeight, true);
+  y += headerHeight;
+  for (const row of table.rows) {
+    const cells = row.map(cellText);
+    const height = rowHeight(cells, "Helvetica");
+    if (y + height > bottom(doc)) {
+      doc.addPage();
+      y = doc.y;
+      drawRow(header, y, headerHeight, true);
+      y += headerHeight;
+    }
+    drawRow(cells, y, height, false);
+    y += height;
+  }
+  doc.x = left;
+  doc.y = y + 6;
 }
 
 /** "Page n of m" and the report's subject in every page's footer, cover included. */

@@ -88,7 +88,7 @@ export function ReportChart({ table }: { table: ReportTable }) {
         ? data.series.map((series, index) => (
             <g
               key={series.name}
-              transform={`translate(${layout.plot.x + index * 200}, ${layout.height + 8})`}
+              transform={`translate(${8 + index * 210}, ${layout.height + 8})`}
             >
               <rect
                 width={12}
