@@ -21,7 +21,8 @@
 // generated rows through the import on top of the kept data before timing, so that the search
 // is timed right after an import by this checkout's code however the data was built.
 //
-// `npm run bench -- api`, `-- bulk`, `-- upload`, `-- load`, `-- render` run those parts alone.
+// `npm run bench -- api`, `-- bulk`, `-- upload`, `-- load`, `-- render` run those parts alone;
+// `-- exports` the library's bulk export (scripts/bench-exports.ts), not part of the whole run.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -58,6 +59,7 @@ import { benchUpload } from "./bench-upload.js";
 import { addBenchExaminations, timeDashboard, type DashboardFigure } from "./bench-dashboard.js";
 import { benchBulk } from "./bench-bulk.js";
 import { benchRender } from "./bench-render.js";
+import { benchExports } from "./bench-exports.js";
 
 interface Options {
   size: number;
@@ -544,6 +546,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   api: benchApi,
   bulk: benchBulk,
   render: benchRender,
+  exports: benchExports,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];
 const run = part ? part(argv.slice(1)) : benchAll(argv);
