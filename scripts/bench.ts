@@ -22,6 +22,7 @@
 // is timed right after an import by this checkout's code however the data was built.
 //
 // `npm run bench -- api`, `-- bulk`, `-- upload`, `-- load`, `-- render` run those parts alone;
+// `-- exports` the library's bulk export (scripts/bench-exports.ts), not part of the whole run;
 // `-- oai` runs OAI-PMH and the public list at scale (scripts/bench-oai.ts), only when asked.
 import fs from "node:fs";
 import os from "node:os";
@@ -59,6 +60,7 @@ import { benchUpload } from "./bench-upload.js";
 import { addBenchExaminations, timeDashboard, type DashboardFigure } from "./bench-dashboard.js";
 import { benchBulk } from "./bench-bulk.js";
 import { benchRender } from "./bench-render.js";
+import { benchExports } from "./bench-exports.js";
 import { benchOai } from "./bench-oai.js";
 
 interface Options {
@@ -546,6 +548,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   api: benchApi,
   bulk: benchBulk,
   render: benchRender,
+  exports: benchExports,
   oai: benchOai,
 };
 const part = argv[0] === undefined ? undefined : parts[argv[0]];
