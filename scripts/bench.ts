@@ -22,6 +22,7 @@
 // is timed right after an import by this checkout's code however the data was built.
 //
 // `npm run bench -- api`, `-- bulk`, `-- upload`, `-- load`, `-- render` run those parts alone;
+// `-- exports` the library's bulk export (scripts/bench-exports.ts), not part of the whole run;
 // `-- oai` runs OAI-PMH and the public list at scale (scripts/bench-oai.ts), only when asked.
 // `npm run bench -- reports-pdf`: the dean's PDF for a year of one programme (scripts/bench-reports-pdf.ts).
 // `npm run bench -- webhooks` (scripts/bench-webhooks.ts) measures webhook deliveries per second.
@@ -61,6 +62,7 @@ import { benchUpload } from "./bench-upload.js";
 import { addBenchExaminations, timeDashboard, type DashboardFigure } from "./bench-dashboard.js";
 import { benchBulk } from "./bench-bulk.js";
 import { benchRender } from "./bench-render.js";
+import { benchExports } from "./bench-exports.js";
 import { benchOai } from "./bench-oai.js";
 import { benchReports } from "./bench-reports.js";
 import { benchReportsPdf } from "./bench-reports-pdf.js";
@@ -552,6 +554,7 @@ const parts: Record<string, (rest: string[]) => Promise<void>> = {
   api: benchApi,
   bulk: benchBulk,
   render: benchRender,
+  exports: benchExports,
   oai: benchOai,
   reports: benchReports,
   "reports-pdf": benchReportsPdf,

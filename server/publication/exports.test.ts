@@ -171,6 +171,25 @@ describe("one thesis's export", () => {
     expect((await get(`/api/admin/submissions/nobody/publication/export/dc`)).statusCode).toBe(404);
   });
 
+  it("says the thesis file is missing from the store before streaming, instead of a cut-off zip", async () => {
+    const thesis = await publishThesis(target());
+    const stored = await t.db
+      .selectFrom("submission_documents")
+      .select("sha256")
+      .where("submission_id", "=", thesis.submissionId)
+      .executeTakeFirstOrThrow();
+    await t.app.storage.delete(stored.sha256);
+    const res = await get(`/api/admin/submissions/${thesis.indexNumber}/publication/export/saf`);
+    expect(res.statusCode).toBe(500);
+    expect(res.json().message).toContain("missing from the file store");
+    expect(res.json()).not.toHaveProperty("stack");
+    // The metadata formats need no file.
+    expect(
+      (await get(`/api/admin/submissions/${thesis.indexNumber}/publication/export/marcxml`))
+        .statusCode,
+    ).toBe(200);
+  });
+
   it("is for administrators only", async () => {
     const thesis = await publishThesis(target());
     const url = `/api/admin/submissions/${thesis.indexNumber}/publication/export/dc`;

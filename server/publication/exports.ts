@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import type { PublishedRecord } from "../../common/publication.js";
 import { nowIso, type Executor } from "../db/database.js";
-import { conflict, notFound } from "../errors.js";
+import { AppError, conflict, notFound } from "../errors.js";
 import type { FileStorage } from "../files/storage.js";
 import { dublinCore } from "./formats/dublin-core.js";
 import { dspaceDublinCore, dspaceEtdms } from "./formats/dspace.js";
@@ -14,7 +14,7 @@ import {
   MARC_COLLECTION_START,
   marcXmlInCollection,
 } from "./formats/marcxml.js";
-import { openFinalThesis, readPublishedRecord } from "./repository.js";
+import { findFinalThesisFile, openFinalThesis, readPublishedRecord } from "./repository.js";
 
 /**
  * The library's exports (docs/decisions/026-library-exports-and-deposit.md): one thesis, or every
@@ -74,6 +74,17 @@ export async function exportThesis(
   }
   if (record.withdrawn) {
     throw conflict("This thesis was withdrawn: it is no longer exported for the library.");
+  }
+  if (format === "saf" && record.file) {
+    // Checked before the first byte goes out: once the zip streams, a missing file can only cut
+    // the download short.
+    const file = await findFinalThesisFile(deps.db, submissionId);
+    if (!file || !(await deps.storage.exists(file.sha256))) {
+      throw new AppError(
+        "internal",
+        `The thesis file (${record.file.fileName}) is missing from the file store. Ask the technical team to restore it.`,
+      );
+    }
   }
   return {
     fileName: `thesis-${submissionId}-${format}.${EXTENSIONS[format]}`,

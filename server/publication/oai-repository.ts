@@ -46,33 +46,70 @@ function published(db: Executor) {
  * Up to `limit` headers after `query.after`, in submission id order. A record changed during a
  * harvest keeps its place (its id), so every record published when the harvest began is sent
  * exactly once, in its state when its page is read.
+ *
+ * Without a programme set the page is found in `publications` alone, walking its primary key
+ * (the conditions a published record meets are all on its row: a degree and a licence are foreign
+ * keys), and the page's programme and degree names are read for its ids after. Joined first,
+ * PostgreSQL planned the whole table's join before the limit (a page took 80 ms at 200,000).
  */
 export async function listOaiHeaders(
   db: Executor,
   query: OaiListQuery,
   limit: number,
 ): Promise<OaiHeaderRow[]> {
-  let q = published(db)
-    .select([
-      "p.submission_id",
-      "p.datestamp",
-      "p.withdrawn_at",
-      "s.programme",
-      "d.name as degree_name",
-    ])
+  if (query.programmes) {
+    let q = published(db)
+      .select([
+        "p.submission_id",
+        "p.datestamp",
+        "p.withdrawn_at",
+        "s.programme",
+        "d.name as degree_name",
+      ])
+      .where("p.submission_id", ">", query.after)
+      .where("p.published_at", "<=", query.bound)
+      .where("s.programme", "in", query.programmes);
+    if (query.from) q = q.where("p.datestamp", ">=", query.from.start);
+    if (query.until) q = q.where("p.datestamp", "<", query.until.next);
+    if (query.degreeIds) q = q.where("p.degree_id", "in", query.degreeIds);
+    const rows = await q.orderBy("p.submission_id").limit(limit).execute();
+    return rows.map((r) => ({
+      submissionId: Number(r.submission_id),
+      datestamp: r.datestamp,
+      withdrawn: r.withdrawn_at !== null,
+      programme: r.programme,
+      degreeName: r.degree_name,
+    }));
+  }
+  let q = db
+    .selectFrom("publications as p")
+    .select(["p.submission_id", "p.datestamp", "p.withdrawn_at", "p.degree_id"])
+    .where("p.published_at", "is not", null)
+    .where("p.award_date", "is not", null)
+    .where("p.embargo_choice", "is not", null)
+    .where("p.licence_version", "is not", null)
+    .where("p.degree_id", "is not", null)
     .where("p.submission_id", ">", query.after)
     .where("p.published_at", "<=", query.bound);
   if (query.from) q = q.where("p.datestamp", ">=", query.from.start);
   if (query.until) q = q.where("p.datestamp", "<", query.until.next);
-  if (query.programmes) q = q.where("s.programme", "in", query.programmes);
   if (query.degreeIds) q = q.where("p.degree_id", "in", query.degreeIds);
   const rows = await q.orderBy("p.submission_id").limit(limit).execute();
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => Number(r.submission_id));
+  const degreeIds = [...new Set(rows.map((r) => Number(r.degree_id)))];
+  const [programmes, degrees] = await Promise.all([
+    db.selectFrom("submissions").select(["id", "programme"]).where("id", "in", ids).execute(),
+    db.selectFrom("degrees").select(["id", "name"]).where("id", "in", degreeIds).execute(),
+  ]);
+  const programmeOf = new Map(programmes.map((r) => [Number(r.id), r.programme]));
+  const degreeOf = new Map(degrees.map((r) => [Number(r.id), r.name]));
   return rows.map((r) => ({
     submissionId: Number(r.submission_id),
     datestamp: r.datestamp,
     withdrawn: r.withdrawn_at !== null,
-    programme: r.programme,
-    degreeName: r.degree_name,
+    programme: programmeOf.get(Number(r.submission_id)) ?? "",
+    degreeName: degreeOf.get(Number(r.degree_id)) ?? "",
   }));
 }
 

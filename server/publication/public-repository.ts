@@ -138,14 +138,26 @@ export async function listPublicTheses(
   };
 }
 
-/** The programmes with a listed thesis, for the list's filter. */
-export async function listedProgrammes(db: Executor): Promise<string[]> {
-  const rows = await listed(db)
+const PROGRAMMES_CACHE_MS = 60_000;
+const programmesCache = new WeakMap<object, { at: number; names: Promise<string[]> }>();
+
+/**
+ * The programmes with a listed thesis, for the list's filter: one distinct pass over the published
+ * theses, kept a minute per database handle, since every view of the list shows them.
+ */
+export function listedProgrammes(db: Executor, nowMs = Date.now()): Promise<string[]> {
+  const cached = programmesCache.get(db);
+  if (cached && nowMs - cached.at <= PROGRAMMES_CACHE_MS) return cached.names;
+  const names = listed(db)
     .select("submissions.programme")
     .distinct()
     .orderBy("submissions.programme")
-    .execute();
-  return rows.map((r) => r.programme);
+    .execute()
+    .then((rows) => rows.map((r) => r.programme));
+  programmesCache.set(db, { at: nowMs, names });
+  // A failed read is not kept: the next view tries again.
+  names.catch(() => programmesCache.delete(db));
+  return names;
 }
 
 /** How many theses the sitemap lists. */

@@ -412,3 +412,11 @@ describe("pieces", () => {
     expect(JSON.parse(text)).toEqual({ a: "</script><script>alert(1)</script><!--" });
   });
 });
+
+describe("a name beyond ASCII", () => {
+  it("is found through the search index, as in the admin list", async () => {
+    const id = await publishThesis(t, { studentName: "Adwoa Ɔsei", title: "Fishing communities" });
+    const result = await listPublicTheses(t.db, { q: "Ɔsei", page: 1 });
+    expect(result.items.map((i) => i.submissionId)).toEqual([id]);
+  });
+});
