@@ -10,6 +10,7 @@ import {
   send,
   type PublicationFixture,
 } from "../../testing/publication.js";
+import { insertEndpoint } from "../webhooks/endpoints.js";
 import { readPublishedRecord, setPublicationHandle } from "./repository.js";
 
 let t: TestApp;
@@ -327,6 +328,41 @@ describe("the school's review", () => {
       publicPath: `/theses/${f.submission.id}`,
       state: "published",
     });
+  });
+
+  it("raises the thesis.published webhook event once, with the change that publishes", async () => {
+    await insertEndpoint(t.db, {
+      url: "https://library.example.edu/hooks",
+      events: ["thesis.published"],
+      active: true,
+      createdBy: null,
+    });
+    const f = await publicationFixture(t);
+    const published = () =>
+      t.db
+        .selectFrom("webhook_events")
+        .select(["type", "body"])
+        .where("submission_id", "=", f.submission.id)
+        .where("type", "=", "thesis.published")
+        .execute();
+    expect(await published()).toEqual([]);
+    await publish(t.app, f, { choice: "1y" });
+    const events = await published();
+    expect(events).toHaveLength(1);
+    const body = JSON.parse(events[0]?.body ?? "{}") as {
+      submission: { indexNumber: string };
+      data: { publicPath: string; embargo: { choice: string; until: string | null } };
+    };
+    expect(body.submission.indexNumber).toBe(f.submission.indexNumber);
+    expect(body.data.publicPath).toBe(`/theses/${f.submission.id}`);
+    expect(body.data.embargo).toEqual({ choice: "1y", until: "2027-07-20" });
+
+    // A later correction of a published record is no second publication.
+    const corrected = await send(t.app, "PUT", adminUrl(f), f.admin.headers, {
+      keywords: ["maize"],
+    });
+    expect(corrected.statusCode).toBe(200);
+    expect(await published()).toHaveLength(1);
   });
 
   it("keeps an unpublished record away from readers", async () => {

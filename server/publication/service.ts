@@ -24,6 +24,7 @@ import { canReadSubmission, isOwnSubmission } from "../auth/policy.js";
 import { nowIso, type Db, type Executor } from "../db/database.js";
 import { isUniqueViolation } from "../db/dialect.js";
 import { updateThesisDetails } from "../documents/repository.js";
+import { enqueueWebhookEvent } from "../webhooks/events.js";
 import { AppError, conflict, forbidden, notFound, validationError } from "../errors.js";
 import { findSubmissionByIndexNumber, lockSubmission } from "../submissions/repository.js";
 import type { Submission } from "../../common/submission.js";
@@ -209,6 +210,21 @@ async function publishIfReady(
   const final = await isThesisFinal(trx, submission.id);
   if (missingFor(submission, p, final).length > 0) return false;
   await updatePublication(trx, submission.id, { publishedAt: at, datestamp: at }, at);
+  // Systems subscribed to "thesis.published" (issue 21's webhooks) hear of it with the change.
+  const embargoEnd = p.embargoChoice === "none" ? null : p.embargoUntil;
+  await enqueueWebhookEvent(
+    trx,
+    {
+      type: "thesis.published",
+      submissionId: submission.id,
+      data: {
+        publicPath: `/theses/${submission.id}`,
+        embargo: { choice: p.embargoChoice, until: embargoEnd },
+        publishedAt: at,
+      },
+    },
+    now,
+  );
   await recordAudit(
     trx,
     {
@@ -219,7 +235,7 @@ async function publishIfReady(
       details: {
         submissionId: submission.id,
         embargo: p.embargoChoice,
-        embargoUntil: p.embargoChoice === "none" ? null : p.embargoUntil,
+        embargoUntil: embargoEnd,
       },
     },
     now,
