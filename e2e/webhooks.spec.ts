@@ -4,16 +4,20 @@ import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-r
 import { expectAccessible } from "./support/axe.js";
 import {
   adminApi,
+  baseUrl,
   createSubmission,
   scrollWidth,
   signInAsAdmin,
+  unique,
   uniqueIndexNumber,
 } from "./support/app.js";
 
 /**
- * Issue 21: an administrator adds a webhook to a receiver this test starts on 127.0.0.1 (the
- * browser tests' server allows that host with WEBHOOK_ALLOWED_HOSTS), copies its secret, moves a
- * submission's stage, and sees the signed delivery in the webhook's log, then sends it again.
+ * Issue 21: an administrator creates an API token for the university's system (shown once), adds a
+ * webhook to a receiver this test starts on 127.0.0.1 (the browser tests' server allows that host
+ * with WEBHOOK_ALLOWED_HOSTS), copies its secret, moves a submission's stage, and sees the signed
+ * delivery in the webhook's log, then sends it again. (e2e/api-tokens.spec.ts follows a token
+ * further: used, listed, revoked.)
  */
 
 let receiver: WebhookReceiver;
@@ -32,7 +36,7 @@ function verified(secret: string, headers: Record<string, unknown>, body: string
   return crypto.timingSafeEqual(expected, Buffer.from(match[2]!, "hex"));
 }
 
-test("an administrator adds a webhook, moves a stage and sees the delivery in its log", async ({
+test("an administrator creates a token and a webhook, moves a stage and sees the delivery in the webhook's log", async ({
   page,
 }) => {
   const api = await adminApi();
@@ -47,6 +51,28 @@ test("an administrator adds a webhook, moves a stage and sees the delivery in it
 
   await signInAsAdmin(page);
   await page.goto("/admin");
+
+  // The token the registrar's system will call with: shown once, then only its name is listed.
+  const tokenName = unique("Registrar SIS");
+  await page
+    .getByRole("navigation", { name: "Administration" })
+    .getByRole("link", { name: "API tokens" })
+    .click();
+  await page.getByLabel("Name").fill(tokenName);
+  await page.getByRole("checkbox", { name: /submissions:read/ }).check();
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByText("you will not see it again")).toBeVisible();
+  const token = await page.getByLabel("The new token").inputValue();
+  expect(token).toMatch(/^ets_/);
+  // A system's call carries the token alone, never the page's session cookie.
+  const read = await fetch(`${baseUrl()}/api/submissions/${indexNumber}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(read.status, await read.text()).toBe(200);
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: tokenName })).toContainText("Active");
+  await expect(page.getByLabel("The new token")).toHaveCount(0);
+
   await page
     .getByRole("navigation", { name: "Administration" })
     .getByRole("link", { name: "Webhooks" })

@@ -68,6 +68,7 @@ import { resolveFromRoot } from "./paths.js";
 import { takeRequestsInTurns } from "./request-turns.js";
 import { validatorCompiler } from "./validation.js";
 import { API_COMPRESSION } from "./http/compression.js";
+import { systemResolver, type Resolver } from "./http/address-check.js";
 import { useSecurityHeaders } from "./http/security-headers.js";
 import type { FastifyHelmetOptions } from "@fastify/helmet";
 import { AccessLogController, lazyChildLogger } from "./http/request-logging.js";
@@ -92,6 +93,11 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** A file store opened by the caller (tests choose its staging folder); otherwise from config. */
   storage?: FileStorage;
+  /**
+   * How outgoing requests' host names are looked up (webhooks); otherwise the system's resolver.
+   * Tests give one that answers from a table, so no test ever asks a DNS server off this machine.
+   */
+  resolveHost?: Resolver;
 }
 
 /**
@@ -189,6 +195,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.requestTurns) takeRequestsInTurns(app);
   app.decorate("db", db);
   app.decorate("config", config);
+  app.decorate("resolveHost", options.resolveHost ?? systemResolver);
   if (ownsDb) app.addHook("onClose", async () => db.destroy());
 
   const storage = options.storage ?? createStorage(parseStorageUrl(config.storageUrl));

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../server/app.js";
 import { loadConfig, readTestEnv, type Config } from "../server/config.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
+import type { ResolvedAddress, Resolver } from "../server/http/address-check.js";
 
 /**
  * Tests run against a real, fresh database: a temporary SQLite file by default, or a new
@@ -171,6 +172,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db: database.db,
     webRoot: path.join(os.tmpdir(), "ets-no-web"),
+    resolveHost: tableResolver,
   });
   await app.ready();
   return {
@@ -201,3 +203,26 @@ export function testPool(url: string, options: { max?: number } = {}): pg.Pool {
   pool.on("error", () => undefined);
   return pool;
 }
+
+/**
+ * The tests' host name lookup (AppOptions.resolveHost): answers from this table and finds no other
+ * name, so no test asks a DNS server (on these machines, one on a private address). A test that
+ * needs other answers passes its own resolver to the function it tests.
+ */
+export const RESOLVER_TABLE: Readonly<Record<string, ResolvedAddress[]>> = {
+  localhost: [
+    { address: "127.0.0.1", family: 4 },
+    { address: "::1", family: 6 },
+  ],
+  // A public address (example.org's documentation host): accepted by the address check, never
+  // connected to, since tests deliver webhooks only by hand to receivers on 127.0.0.1.
+  "hooks.example.org": [{ address: "93.184.216.34", family: 4 }],
+};
+
+export const tableResolver: Resolver = async (hostname) => {
+  const found = RESOLVER_TABLE[hostname.toLowerCase()];
+  if (!found) {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+  }
+  return found;
+};

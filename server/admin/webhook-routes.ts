@@ -72,6 +72,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         app.config,
         request.body,
         who(request, currentUser(request).id),
+        app.resolveHost,
       );
       return reply.code(201).send({
         success: true as const,

@@ -98,6 +98,13 @@ export interface ResolvedAddress {
 /** Looks a host name up: every address it has. Tests replace it. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The app's host name lookup for outgoing requests (AppOptions.resolveHost). */
+    resolveHost: Resolver;
+  }
+}
+
 export const systemResolver: Resolver = async (hostname) => {
   const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });
   return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));

@@ -281,6 +281,7 @@ export const webhookWorker = fp(
     const deps: WebhookDeps = {
       db: app.db,
       allowedHosts: app.config.webhooks.allowedHosts,
+      resolve: app.resolveHost,
       log: app.log,
     };
     const tick = () => {

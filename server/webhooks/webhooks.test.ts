@@ -135,6 +135,26 @@ describe("registering endpoints", () => {
     }
   });
 
+  it("looks names up through the app's resolver (the tests' table), never a DNS server", async () => {
+    // hooks.example.org is in testing/test-app.ts's table with a public address: accepted, though
+    // these machines cannot look it up. A name outside the table is not found, by name.
+    const known = await register("https://hooks.example.org/ets", ["submission.created"]);
+    expect(known.secret).toMatch(/^whsec_/);
+    const unknown = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/webhooks",
+      headers: admin.headers,
+      payload: { url: "https://nowhere.example/ets", events: ["submission.created"] },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().fields).toEqual([
+      expect.objectContaining({
+        field: "url",
+        message: expect.stringContaining("could not be found (nowhere.example)"),
+      }),
+    ]);
+  });
+
   it.each([
     "http://127.0.0.1:8080/hook",
     "http://127.1/hook",
