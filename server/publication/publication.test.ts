@@ -192,6 +192,17 @@ describe("the licence", () => {
     );
     expect(old.json<{ data: { text: string } }>().data.text).toMatch(/non-exclusive right/);
 
+    const accepted1 = await send(
+      t.app,
+      "GET",
+      `/api/licence/${f.licenceVersion}`,
+      f.student.headers,
+    );
+    expect(accepted1.json<{ data: { text: string } }>().data.text).toMatch(/non-exclusive right/);
+    expect((await send(t.app, "GET", "/api/licence/999999", f.student.headers)).statusCode).toBe(
+      404,
+    );
+    expect((await send(t.app, "GET", `/api/licence/${f.licenceVersion}`, {})).statusCode).toBe(401);
     const current = await send(t.app, "GET", "/api/licence", f.student.headers);
     expect(current.json<{ data: { version: number } }>().data.version).toBe(newVersion);
 

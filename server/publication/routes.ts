@@ -177,6 +177,22 @@ export const publicationRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ data: await currentLicence(app) }),
   );
 
+  app.get(
+    "/licence/:version",
+    {
+      ...user,
+      schema: {
+        tags: ["publication"],
+        operationId: "getLicenceVersionText",
+        summary:
+          "One version of the licence, for the student who accepted it (older versions stay readable)",
+        params: versionParams,
+        response: { 200: licenceVersionResponseSchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => ({ data: await getLicenceVersion(app, request.params.version) }),
+  );
+
   // -------------------------------------------------------------------------------------------
   // The school's
 

@@ -58,6 +58,18 @@ export function useCurrentLicence() {
   });
 }
 
+/** One licence version's text (the one a student accepted stays readable). */
+export function useLicenceVersion(version: number | null) {
+  return useQuery({
+    queryKey: ["licence", "version", version],
+    enabled: version !== null,
+    queryFn: ({ signal }) =>
+      api
+        .get<{ data: LicenceVersion }>(`/licence/${version ?? 0}`, undefined, { signal })
+        .then((a) => a.data),
+  });
+}
+
 /** A change whose answer is the record: it replaces the cached record of that side. */
 function useRecordChange<I>(
   side: Side,

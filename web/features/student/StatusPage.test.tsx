@@ -47,6 +47,9 @@ function renderStatus() {
 const isTimeline = (call: FetchCall) => call.url.endsWith("/timeline");
 const isDocuments = (call: FetchCall) => call.url.endsWith("/documents");
 const isExamination = (call: FetchCall) => call.url.endsWith("/examination");
+// The Publication section (issue 20) asks for its own record; these tests are about the rest.
+const isPublication = (call: FetchCall) =>
+  call.url.endsWith("/publication") || call.url === "/licence";
 const noExamination = {
   data: {
     internal: { sentOn: null, reportReceivedOn: null },
@@ -201,6 +204,8 @@ describe("StatusPage", () => {
       if (isTimeline(call)) return json(200, { items: [] });
       if (isExamination(call)) return json(200, noExamination);
       if (isDocuments(call)) return json(200, documentsResponse());
+      if (isPublication(call))
+        return json(404, { success: false, code: "not_found", message: "Not found." });
       return fail
         ? json(500, { success: false, code: "internal", message: "Internal Server Error" })
         : json(200, { data: submission });

@@ -3,6 +3,7 @@ import { EMBARGO_LABELS, type PublicationView } from "../../../../common/publica
 import { Alert } from "../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../components/ui/ConfirmDialog.js";
 import { Loading } from "../../../components/ui/Loading.js";
+import { ApiError } from "../../../lib/api-client.js";
 import { messageFor } from "../../../lib/form-errors.js";
 import { formatDate, formatDateTime } from "../../../lib/format.js";
 import {
@@ -67,6 +68,10 @@ export function PublicationPanel({
   const headingId = useId();
   const record = usePublication("admin", indexNumber);
   const [announcement, setAnnouncement] = useState("");
+  // No such record (removed meanwhile): the panel's other sections say so; nothing to add here.
+  if (record.isError && record.error instanceof ApiError && record.error.status === 404) {
+    return null;
+  }
   return (
     <section aria-labelledby={headingId} className="details-panel__publication">
       <h3 id={headingId}>Publication</h3>

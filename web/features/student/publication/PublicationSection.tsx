@@ -16,6 +16,7 @@ import {
   useAcceptLicence,
   useChooseEmbargo,
   useCurrentLicence,
+  useLicenceVersion,
   usePublication,
   useSaveStudentMetadata,
 } from "../../publication/api.js";
@@ -240,6 +241,7 @@ function LicencePart({ indexNumber, view }: { indexNumber: string; view: Publica
             : null}
         </p>
       ) : null}
+      {view.licence ? <AcceptedLicence version={view.licence.version} /> : null}
       {closed || acceptedCurrent ? null : licence.isPending ? null : !current ? (
         <p className="muted">The school has not published its licence yet.</p>
       ) : (
@@ -277,6 +279,24 @@ function LicencePart({ indexNumber, view }: { indexNumber: string; view: Publica
         </form>
       )}
     </div>
+  );
+}
+
+/** The text the student accepted, folded away until asked for. */
+function AcceptedLicence({ version }: { version: number }) {
+  const [open, setOpen] = useState(false);
+  const text = useLicenceVersion(open ? version : null);
+  return (
+    <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>Read version {version}, the one you accepted</summary>
+      {text.data ? (
+        <div className="publication__licence-text">{text.data.text}</div>
+      ) : text.isError ? (
+        <p className="muted">The text could not be loaded. Close and open this again to retry.</p>
+      ) : (
+        <p className="muted">Loading...</p>
+      )}
+    </details>
   );
 }
 
