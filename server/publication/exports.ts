@@ -95,11 +95,12 @@ export async function exportThesis(
 
 /**
  * The most theses one Simple Archive Format zip holds. A zip ends with a directory of every entry,
- * so the zip writer keeps each entry's record until the end, and yazl looks through its entries
- * from the first one at each step: both grow with the entries, which stays small (well under
- * 100 MB, `npm run bench -- exports`) up to this many theses. The XML formats have no limit.
+ * so the zip writer (yazl) keeps every entry, and what its data function holds, until the end,
+ * and looks through its entries from the first at each step: the server's memory grows with the
+ * theses in the zip, about 50 KB each (`npm run bench -- exports`: +265 MB at 5,000). Within the
+ * 100 MB target up to this many; the XML formats keep nothing per record and have no limit.
  */
-export const MAX_SAF_THESES = 5000;
+export const MAX_SAF_THESES = 1500;
 
 /** Published, not withdrawn theses awarded in the range. */
 export async function countAwarded(
