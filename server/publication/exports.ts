@@ -97,10 +97,11 @@ export async function exportThesis(
  * The most theses one Simple Archive Format zip holds. A zip ends with a directory of every entry,
  * so the zip writer (yazl) keeps every entry, and what its data function holds, until the end,
  * and looks through its entries from the first at each step: the server's memory grows with the
- * theses in the zip, about 50 KB each (`npm run bench -- exports`: +265 MB at 5,000). Within the
- * 100 MB target up to this many; the XML formats keep nothing per record and have no limit.
+ * theses in the zip, 50-90 KB each (`npm run bench -- exports`: +265 MB at 5,000, +86/+136 MB at
+ * 1,500 on SQLite/PostgreSQL, +69 MB at 1,000 on SQLite). This cap keeps it near the 100 MB target;
+ * the XML formats keep nothing per record and have no limit.
  */
-export const MAX_SAF_THESES = 1500;
+export const MAX_SAF_THESES = 1000;
 
 /** Published, not withdrawn theses awarded in the range. */
 export async function countAwarded(
