@@ -211,8 +211,10 @@ async function measure(
   dir: string,
 ): Promise<Row[]> {
   console.log(`${database}: loading and publishing ${options.size.toLocaleString("en")} theses…`);
+  const t0 = performance.now();
   await migrateToLatest(db);
   await loadSubmissions(db, generateSubmissions(options.size, new Date()));
+  console.log(`${database}: loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const records = await publishAll(db, path.join(dir, "files"));
   console.log(`${database}: ${records.toLocaleString("en")} theses published; starting the server`);
   const admin = await createUser(db, "admin", { email: "bench-exports-admin@school.test" });

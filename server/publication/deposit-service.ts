@@ -306,13 +306,15 @@ async function deposit(
   let seIri = row.edit_iri;
   let alternate: string | null = null;
   try {
+    // Read on every attempt, also before only completing: a thesis withdrawn meanwhile is not
+    // completed (its unfinished item stays unpublished in the repository).
+    const record = await readPublishedRecord(db, submissionId, nowIso());
+    if (!record || record.withdrawn) {
+      throw new PermanentDepositError(
+        "the thesis is no longer published (withdrawn, or its publication was undone)",
+      );
+    }
     if (!seIri) {
-      const record = await readPublishedRecord(db, submissionId, nowIso());
-      if (!record || record.withdrawn) {
-        throw new PermanentDepositError(
-          "the thesis is no longer published (withdrawn, or its publication was undone)",
-        );
-      }
       if (!collection) throw new Error("no collection to deposit to");
       const pkg = await buildPackage(deps, record);
       let receipt;

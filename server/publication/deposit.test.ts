@@ -250,6 +250,32 @@ describe("SWORD v2 deposit", () => {
     });
   });
 
+  it("does not complete a stored item once the thesis was withdrawn, and gives up at once", async () => {
+    const thesis = await publishThesis(target());
+    await requestDeposit(thesis.indexNumber);
+    const now = new Date();
+    await database.db
+      .updateTable("deposits")
+      .set({ edit_iri: `${sword.origin}/edit/999` })
+      .where("submission_id", "=", thesis.submissionId)
+      .execute();
+    await database.db
+      .updateTable("publications")
+      .set({ withdrawn_at: nowIso(now), withdrawn_reason: "Withdrawn at the author's request." })
+      .where("submission_id", "=", thesis.submissionId)
+      .execute();
+    const seen = sword.requests.length;
+    expect(await processDueDeposits(depsOf(app, "server-a"), now)).toEqual({
+      deposited: 0,
+      retried: 0,
+      failed: 1,
+    });
+    expect(sword.requests.length).toBe(seen);
+    const view = await depositOf(thesis.indexNumber);
+    expect(view).toMatchObject({ state: "failed", attempts: 1 });
+    expect(view.lastError).toContain("no longer published");
+  });
+
   it("deposits each thesis once when two app instances on one database work the queue together", async () => {
     const second = await startApp(
       { REPOSITORY_SWORD_URL: sword.serviceDocumentUrl },

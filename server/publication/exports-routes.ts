@@ -73,7 +73,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (awardFrom > awardTo) {
         throw validationError("awardTo", "must be on or after awardFrom");
       }
-      const download = exportAwarded(
+      const download = await exportAwarded(
         exportDeps(),
         { from: awardFrom, to: awardTo },
         request.params.format,

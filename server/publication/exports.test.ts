@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { DC_NAMESPACE, OAI_DC_NAMESPACE } from "./formats/dublin-core.js";
 import { ETDMS_NAMESPACE } from "./formats/etdms.js";
 import { MARC_NAMESPACE } from "./formats/marcxml.js";
-import { awardedIds } from "./exports.js";
+import { awardedIds, countAwarded, exportAwarded } from "./exports.js";
 
 let t: TestApp;
 let admin: TestUser;
@@ -273,6 +273,26 @@ describe("the bulk export by award date", () => {
       .map((thesis) => thesis.submissionId)
       .sort((a, b) => a - b);
     expect(ids).toEqual([inRange[1]!.submissionId, ...june]);
+  });
+
+  it("refuses a Simple Archive Format zip of more theses than it takes, naming awardTo, before streaming", async () => {
+    const deps = { db: t.db, storage: t.app.storage, links: t.config };
+    const range = { from: "2031-01-01", to: "2031-12-31" };
+    expect(await countAwarded(t.db, range)).toBe(3);
+    await expect(exportAwarded(deps, range, "saf", 2)).rejects.toMatchObject({
+      code: "validation",
+      fields: [{ field: "awardTo", message: expect.stringContaining("holds 3 published theses") }],
+    });
+    // The same range fits a zip of three, and the XML formats take it whatever the limit.
+    for (const [format, limit] of [
+      ["saf", 3],
+      ["marcxml", 2],
+    ] as const) {
+      const download = await exportAwarded(deps, range, format, limit);
+      let bytes = 0;
+      for await (const chunk of download.stream) bytes += (chunk as Buffer).length;
+      expect(bytes).toBeGreaterThan(1000);
+    }
   });
 
   it("names the field when the range is wrong", async () => {
