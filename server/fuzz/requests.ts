@@ -24,6 +24,8 @@ export interface Operation {
   path: string;
   pathParams: { name: string; schema: JsonSchema }[];
   query: { name: string; schema: JsonSchema; required: boolean }[];
+  /** Headers the route declares (an Idempotency-Key), by their lower-case names. */
+  headers: { name: string; schema: JsonSchema; required: boolean }[];
   /** The JSON body's schema; null when the route declares none (multipart or no body). */
   body: JsonSchema | null;
 }
@@ -63,6 +65,13 @@ export function readOperations(document: OpenApiDocument): Operation[] {
         query: parameters
           .filter((p) => p.in === "query")
           .map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true })),
+        headers: parameters
+          .filter((p) => p.in === "header")
+          .map((p) => ({
+            name: p.name.toLowerCase(),
+            schema: p.schema ?? {},
+            required: p.required === true,
+          })),
         body: operation.requestBody?.content?.["application/json"]?.schema ?? null,
       });
     }
@@ -73,9 +82,17 @@ export function readOperations(document: OpenApiDocument): Operation[] {
 /**
  * Who a caller is: nobody, the student, an administrator, or an examiner through their link
  * (one whose examination waits for their report, and the internal examiner of a thesis whose
- * corrections wait for their confirmation).
+ * corrections wait for their confirmation), the student of a final thesis (its publication record
+ * theirs to fill), or another system with an API token.
  */
-export type Role = "anonymous" | "student" | "admin" | "examiner" | "correctionsExaminer";
+export type Role =
+  | "anonymous"
+  | "student"
+  | "admin"
+  | "examiner"
+  | "correctionsExaminer"
+  | "author"
+  | "integration";
 
 /**
  * Who sends a request and how: the session travels as a cookie (with or without the Origin a
@@ -119,6 +136,8 @@ export interface GeneratedRequest {
   method: Method;
   url: string;
   caller: Caller;
+  /** The route's own headers (an Idempotency-Key), present or not, good or not. */
+  headers: Record<string, string>;
   extraHeaders: Record<string, string>;
   body: Body;
 }
@@ -151,14 +170,16 @@ export function requestArbitrary(
           weight: caller.home?.path.test(operation.path) ? caller.home.weight : caller.weight,
         })),
       ),
+      headers: routeHeadersArbitrary(operation, context.known),
       extraHeaders: extraHeadersArbitrary,
       body: bodyArbitrary(operation, context),
     })
-    .map(({ method, path, query, caller, extraHeaders, body }) => ({
+    .map(({ method, path, query, caller, headers, extraHeaders, body }) => ({
       operation,
       method,
       url: query === "" ? path : `${path}?${query}`,
       caller,
+      headers,
       extraHeaders,
       body,
     }));
@@ -275,6 +296,34 @@ const junkQuery: fc.Arbitrary<string> = fc.oneof(
     .map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(v)}`),
   fc.constantFrom("&&&", "=&=", "a[b][c]=1", "%ZZ=%ZZ", "__proto__[admin]=1", "constructor=1"),
 );
+
+/**
+ * The headers a route declares: a known value (a key used before), a new token-like one, or one
+ * thing wrong (absent, empty, blank, too long). Header values stay within what HTTP can carry.
+ */
+function routeHeadersArbitrary(
+  operation: Operation,
+  known: KnownValues,
+): fc.Arbitrary<Record<string, string>> {
+  if (operation.headers.length === 0) return fc.constant({});
+  const model: Record<string, fc.Arbitrary<string | undefined>> = {};
+  for (const { name } of operation.headers) {
+    const values = (known[name] ?? []).filter((v): v is string => typeof v === "string");
+    const fresh = fc.stringMatching(/^[A-Za-z0-9._-]{1,60}$/);
+    model[name] = fc.oneof(
+      { arbitrary: values.length > 0 ? fc.constantFrom(...values) : fresh, weight: 2 },
+      { arbitrary: fresh, weight: 4 },
+      { arbitrary: fc.constantFrom(undefined, "", "   ", "k".repeat(201)), weight: 1 },
+    );
+  }
+  return fc.record(model).map((values) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(values)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  });
+}
 
 const extraHeadersArbitrary: fc.Arbitrary<Record<string, string>> = fc.oneof(
   { arbitrary: fc.constant({}), weight: 12 },
@@ -437,6 +486,7 @@ function callerHeaders(caller: Caller, sessions: Sessions): Record<string, strin
 export function toInject(request: GeneratedRequest, sessions: Sessions): InjectRequest {
   const headers: Record<string, string> = {
     ...callerHeaders(request.caller, sessions),
+    ...request.headers,
     ...request.extraHeaders,
   };
   const body = request.body;
@@ -504,7 +554,10 @@ export function describeRequest(request: GeneratedRequest): string {
         : body.kind === "raw"
           ? `${body.contentType ?? "no type"} raw ${cut(body.bytes.toString())}`
           : `multipart (${body.broken}, boundary ${cut(body.boundary, 12)}) ${body.parts.map((p) => `${cut(p.field)}=${p.fileName === null ? "field" : cut(p.fileName)}[${p.bytes.length} bytes]`).join(", ")}`;
-  const headers = Object.keys(request.extraHeaders).join(",");
+  const headers = [
+    ...Object.entries(request.headers).map(([name, value]) => `${name}=${cut(value, 40)}`),
+    ...Object.keys(request.extraHeaders),
+  ].join(",");
   return `${request.method} ${cut(request.url)} as ${request.caller.label}${headers ? ` +${headers}` : ""}: ${shown}`;
 }
 

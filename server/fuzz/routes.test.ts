@@ -13,7 +13,7 @@ import {
   type OpenApiDocument,
   type Operation,
 } from "./requests.js";
-import { CURRENT_VERSION, buildWorld, type FuzzWorld } from "./world.js";
+import { CURRENT_VERSION, FUZZ_SWORD_URL, buildWorld, type FuzzWorld } from "./world.js";
 
 /**
  * Generated requests for every route of the OpenAPI document (server/fuzz/README.md). The seed is
@@ -29,8 +29,12 @@ const MIN_REQUESTS = 10_000;
 /** No answer needs more: the largest page of the list is well under it. */
 const MAX_ANSWER_BYTES = 512 * 1024;
 
-/** A 500's cause (the server's own log line, with its stack) is printed beside the failure. */
-const LOGS = { LOG_LEVEL: "error" };
+/**
+ * A 500's cause (the server's own log line, with its stack) is printed beside the failure. The
+ * repository is configured so deposits can be queued; the app has no deposit worker (startRun), so
+ * nothing is sent to it.
+ */
+const LOGS = { LOG_LEVEL: "error", REPOSITORY_SWORD_URL: FUZZ_SWORD_URL };
 
 const RAISED_LIMITS = {
   ...LOGS,
@@ -43,6 +47,7 @@ const RAISED_LIMITS = {
   RATE_LIMIT_UPLOADS: "9999999",
   RATE_LIMIT_EXAMINER_LINKS: "9999999",
   RATE_LIMIT_SSO: "9999999",
+  RATE_LIMIT_API_TOKEN: "9999999",
 };
 
 /** Requests after which the callers' accounts and sessions may need restoring. */
@@ -61,7 +66,7 @@ interface Run {
 }
 
 async function startRun(env: Record<string, string>): Promise<Run> {
-  const t = await createTestApp(env);
+  const t = await createTestApp(env, { depositWorker: false });
   const world = await buildWorld(t);
   const document = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
   const operations = readOperations(document.json<OpenApiDocument>());

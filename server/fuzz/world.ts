@@ -1,6 +1,9 @@
 import ExcelJS from "exceljs";
+import { API_TOKEN_SCOPES } from "../../common/api-tokens.js";
 import { RECORD_COLUMNS } from "../../common/submission.js";
+import { WEBHOOK_EVENT_TYPES } from "../../common/webhooks.js";
 import { hashSecret } from "../accounts/passwords.js";
+import { insertApiToken } from "../auth/api-tokens.js";
 import { createSession } from "../auth/session.js";
 import type { Db } from "../db/database.js";
 import { releaseOutcome } from "../examiners/service.js";
@@ -16,6 +19,15 @@ import { createUser, makeSubmission, type TestUser } from "../../testing/factori
 import { uniquePdf } from "../../testing/documents.js";
 import { SAME_ORIGIN, type TestApp } from "../../testing/test-app.js";
 import { csvLine } from "../submissions/csv.js";
+import { insertEndpoint } from "../webhooks/endpoints.js";
+import { enqueueWebhookEvent } from "../webhooks/events.js";
+import {
+  GOOD_METADATA,
+  publicationFixture,
+  publish,
+  send as sendAs,
+  type PublicationFixture,
+} from "../../testing/publication.js";
 import type { KnownValues } from "./json-schema.js";
 import type { Caller, MultipartPart, RequestContext, Sessions } from "./requests.js";
 
@@ -36,6 +48,32 @@ const CROSS_SITE = "http://evil.test";
 
 /** The examiner page's routes, where an examiner's link is a credential. */
 const EXAMINER_ROUTES = /^\/api\/examiner\//;
+
+/**
+ * The student's publication routes and the licence they accept (issue 20), where the student of a
+ * final thesis (the author caller) fills the publication record.
+ */
+const AUTHOR_ROUTES = /^\/api\/(submissions\/\{indexNumber\}\/publication|licence)(\/|$)/;
+
+/**
+ * The routes only other systems call, with an API token (docs/decisions/022-api-tokens.md): the
+ * finance office's clearance and the registrar's upsert.
+ */
+const INTEGRATION_ROUTES =
+  /^\/api\/admin\/submissions\/(\{indexNumber\}\/financial-clearance|upsert)$/;
+
+/** Webhook receivers: a name the tests' resolver answers with a public address, never reached. */
+const HOOKS = "https://hooks.example.org";
+
+/**
+ * The repository's SWORD service document: on the tests' resolver's public name, never reached,
+ * since the run's app has no deposit worker (routes.test.ts); deposits are only queued.
+ */
+export const FUZZ_SWORD_URL =
+  "https://depositor:fuzz-pass-123@hooks.example.org/sword/servicedocument";
+
+/** The award date of the world's published theses, inside the export range the requests name. */
+const AWARD_DATE = "2026-07-20";
 
 /**
  * Index numbers of the submissions the administrators' examination routes act on, fixed so the
@@ -132,6 +170,25 @@ export const CALLERS: readonly Caller[] = [
     auth: "link",
     origin: SAME_ORIGIN.origin,
   },
+  // The student of a final thesis, whose publication record is theirs to fill.
+  {
+    label: "student of a final thesis",
+    weight: 0,
+    home: { path: AUTHOR_ROUTES, weight: 6 },
+    role: "author",
+    auth: "cookie",
+    origin: SAME_ORIGIN.origin,
+  },
+  // A system's API token holding every scope: on the integration routes mostly, now and then
+  // elsewhere (where its scopes decide).
+  {
+    label: "API token",
+    weight: 1,
+    home: { path: INTEGRATION_ROUTES, weight: 10 },
+    role: "integration",
+    auth: "bearer",
+    origin: null,
+  },
 ];
 
 export interface FuzzWorld {
@@ -146,7 +203,8 @@ export interface FuzzWorld {
    */
   restoreLinks(): Promise<void>;
   /**
-   * Before a route's requests: for each route of the examiner page, fresh examinations for the
+   * Before a route's requests: a fresh API token (a generated request may have revoked the last);
+   * for each route of the examiner page, fresh examinations for the
    * examiner callers, so each route meets a report not yet in and corrections waiting for their
    * confirmation, whatever the routes before it did (returned the corrected thesis, say).
    */
@@ -183,6 +241,17 @@ export async function buildWorld(t: TestApp): Promise<FuzzWorld> {
     .executeTakeFirstOrThrow();
   const steps = new ExaminationSteps(t, admin);
   const examinations = await buildExaminations(steps, t);
+  const publication = await buildPublication(t);
+  const webhooks = await buildWebhooks(t, admin.id, own.id);
+  const newToken = async () =>
+    (
+      await insertApiToken(t.db, {
+        name: "fuzz system",
+        scopes: API_TOKEN_SCOPES,
+        expiresAt: new Date(Date.now() + 86_400_000),
+        createdBy: admin.id,
+      })
+    ).token;
 
   const known: KnownValues = {
     indexNumber: [studentIndex, other.indexNumber, "00000000"],
@@ -195,6 +264,46 @@ export async function buildWorld(t: TestApp): Promise<FuzzWorld> {
       "00000000",
       ...examinations.indexNumbers,
     ],
+    // Publication (issue 20): published theses for the exports and deposits (one of its own for
+    // the withdrawal), embargoes waiting for the school's decision.
+    "/api/admin/submissions/{indexNumber}/publication indexNumber": [
+      publication.published,
+      studentIndex,
+      "00000000",
+    ],
+    "/api/admin/submissions/{indexNumber}/publication/withdraw indexNumber": [
+      publication.toWithdraw,
+    ],
+    "/api/admin/submissions/{indexNumber}/publication/embargo-decision indexNumber":
+      publication.embargoPending,
+    "/api/admin/publication indexNumbers": [publication.published, "00000000"],
+    awardFrom: ["2026-01-01", AWARD_DATE],
+    awardTo: ["2026-12-31", AWARD_DATE],
+    // The author's own record, and the licence they accept.
+    "/api/submissions/{indexNumber}/publication indexNumber": [
+      publication.author.submission.indexNumber,
+      studentIndex,
+      "00000000",
+    ],
+    "/api/submissions/{indexNumber}/publication version": [publication.author.licenceVersion],
+    "/api/licence version": [publication.author.licenceVersion],
+    keywords: GOOD_METADATA.keywords,
+    language: [GOOD_METADATA.language],
+    supervisors: GOOD_METADATA.supervisors,
+    // Webhooks: endpoints a deletion may take; one it never names, with a delivery, for the
+    // switches and the delivery log.
+    "/api/admin/webhooks/{id} id": webhooks.doomed,
+    "/api/admin/webhooks/{id}/enable id": [webhooks.kept],
+    "/api/admin/webhooks/{id}/disable id": [webhooks.kept],
+    "/api/admin/webhooks/{id}/deliveries id": [webhooks.kept],
+    deliveryId: [webhooks.delivery],
+    "/api/admin/webhooks url": [`${HOOKS}/fuzz/new`, `${HOOKS}/fuzz/other`],
+    // The registrar's upsert: records the import accepts, and keys of one's own.
+    records: [
+      { StudentName: "Fuzz Student", IndexNumber: studentIndex, Programme: "MPhil Economics" },
+      { StudentName: "Ama Mensah", IndexNumber: "10799998", Programme: "MA English" },
+    ],
+    "idempotency-key": ["fuzz-key-1", "fuzz-key-2"],
     "/api/admin/examinations id": examinations.examinationIds,
     "/api/admin/examiners id": examinations.examinerIds,
     examinerId: examinations.examinerIds,
@@ -222,6 +331,8 @@ export async function buildWorld(t: TestApp): Promise<FuzzWorld> {
     admin: tokenOf(admin.headers),
     examiner: examinations.links.examiner,
     correctionsExaminer: examinations.links.correctionsExaminer,
+    author: tokenOf(publication.author.student.headers),
+    integration: await newToken(),
   };
   const keptWorking = [...examinations.keptWorking];
   await t.db
@@ -268,6 +379,7 @@ export async function buildWorld(t: TestApp): Promise<FuzzWorld> {
         .execute();
     },
     prepareRoute: async (path) => {
+      sessions.integration = await newToken();
       if (!EXAMINER_ROUTES.test(path)) return;
       const links = await steps.callerLinks();
       sessions.examiner = links.examiner;
@@ -450,6 +562,72 @@ async function buildExaminations(steps: ExaminationSteps, t: TestApp): Promise<W
     keptWorking: [...awaiting, ...links.examinationIds],
     links,
   };
+}
+
+interface WorldPublication {
+  /** A final thesis whose student (the author caller) has filled nothing yet. */
+  author: PublicationFixture;
+  /** Published theses: one for exports and deposits, one for the withdrawal. */
+  published: string;
+  toWithdraw: string;
+  /** Theses whose students chose a sensitive embargo, waiting for the school's decision. */
+  embargoPending: string[];
+}
+
+/** Final theses at each step of publication, built as the publication tests build them. */
+async function buildPublication(t: TestApp): Promise<WorldPublication> {
+  const author = await publicationFixture(t);
+  const published = [];
+  for (let i = 0; i < 2; i += 1) {
+    const fixture = await publicationFixture(t);
+    await publish(t.app, fixture, { awardDate: AWARD_DATE });
+    published.push(fixture.submission.indexNumber);
+  }
+  const embargoPending = [];
+  for (let i = 0; i < 2; i += 1) {
+    const fixture = await publicationFixture(t);
+    const index = fixture.submission.indexNumber;
+    const chosen = await sendAs(
+      t.app,
+      "PUT",
+      `/api/submissions/${index}/publication/embargo`,
+      fixture.student.headers,
+      { choice: "sensitive", reason: "The data names the farms that took part." },
+    );
+    if (chosen.statusCode !== 200) throw new Error(`the fuzz world's embargo: ${chosen.body}`);
+    embargoPending.push(index);
+  }
+  const [first, second] = published;
+  if (first === undefined || second === undefined) throw new Error("no published theses");
+  return { author, published: first, toWithdraw: second, embargoPending };
+}
+
+/** Webhook endpoints: two a deletion may take, one kept with a delivery waiting. */
+async function buildWebhooks(
+  t: TestApp,
+  adminId: number,
+  submissionId: number,
+): Promise<{ doomed: number[]; kept: number; delivery: number }> {
+  const endpoint = (name: string) =>
+    insertEndpoint(t.db, {
+      url: `${HOOKS}/fuzz/${name}`,
+      events: [...WEBHOOK_EVENT_TYPES],
+      active: true,
+      createdBy: adminId,
+    });
+  const doomed = [(await endpoint("first")).id, (await endpoint("second")).id];
+  const kept = (await endpoint("kept")).id;
+  await enqueueWebhookEvent(t.db, {
+    type: "submission.created",
+    submissionId,
+    data: { indexNumber: "10700001" },
+  });
+  const delivery = await t.db
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("endpoint_id", "=", kept)
+    .executeTakeFirstOrThrow();
+  return { doomed, kept, delivery: delivery.id };
 }
 
 /**
