@@ -1,5 +1,7 @@
 // `npm run lighthouse`: Lighthouse (mobile defaults: simulated throttling on a mid-range phone)
-// on the four pages issue 11 names, two of them signed in, against the built app.
+// on the four pages issue 11 names, two of them signed in, and the public pages issue 20 names
+// (`/theses` and two `/theses/:id`: the sample data's open thesis and its embargoed one), against
+// the built app.
 //
 // It needs `npm run build` (dist/web and dist/server). On a temporary SQLite database holding the
 // sample data it creates a student (with a sample index number, so the status page has a record)
@@ -15,8 +17,9 @@
 // path is printed (read them for the failing audits). Not part of `npm test`: a score is a
 // measurement, not a test.
 //
-// Options: --runs N (3), --page PATH (only this page; repeatable), --stale-ok (audit a server build
-// older than its sources, with a warning), --no-write.
+// Options: --runs N (3), --page PATH (only this page; repeatable; the two thesis pages are named
+// `/theses/:open` and `/theses/:embargoed`), --stale-ok (audit a server build older than its
+// sources, with a warning), --no-write.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,6 +36,8 @@ import {
   sampleContextForFolder,
 } from "../server/sample-data.js";
 import { resolveFromRoot } from "../server/paths.js";
+import { readPublishedRecord } from "../server/publication/repository.js";
+import { findSubmissionByIndexNumber } from "../server/submissions/repository.js";
 import { createUser } from "../testing/factories.js";
 import { writeBenchSection } from "./bench-report.js";
 
@@ -50,13 +55,16 @@ const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
-const TARGETS = { performance: 95, accessibility: 100, bestPractices: 100, scriptKb: 110 };
+const TARGETS = { performance: 95, accessibility: 100, bestPractices: 100, seo: 95, scriptKb: 110 };
 
 type Who = "nobody" | "student" | "admin";
 
 interface Page {
+  /** The path audited, or for a thesis page its name (`/theses/:open`): --page and the tables. */
   path: string;
   who: Who;
+  /** A published thesis's index number in the sample data: its page is `/theses/<submission id>`. */
+  thesis?: string;
 }
 
 const PAGES: Page[] = [
@@ -64,6 +72,10 @@ const PAGES: Page[] = [
   { path: "/auth/login", who: "nobody" },
   { path: "/dashboard/status", who: "student" },
   { path: "/admin/all_submissions", who: "admin" },
+  { path: "/theses", who: "nobody" },
+  // The sample data's two published theses: one open (with its PDF), one under a 1-year embargo.
+  { path: "/theses/:open", who: "nobody", thesis: "19433289" },
+  { path: "/theses/:embargoed", who: "nobody", thesis: "16075856" },
 ];
 
 interface Options {
@@ -138,11 +150,17 @@ function serverEntry(staleOk: boolean): string {
   }
 }
 
-/** Sample data plus a student (owning a sample record) and an administrator, signed in. */
-async function prepareDatabase(
-  file: string,
-  filesDir: string,
-): Promise<Record<Who, string | null>> {
+interface Prepared {
+  cookies: Record<Who, string | null>;
+  /** The submission id of each thesis page's index number. */
+  theses: Map<string, number>;
+}
+
+/**
+ * Sample data plus a student (owning a sample record) and an administrator, signed in, and the
+ * submission ids of the published theses the thesis pages show.
+ */
+async function prepareDatabase(file: string, filesDir: string, pages: Page[]): Promise<Prepared> {
   const db = createDatabase({ kind: "sqlite", path: file });
   try {
     await migrateToLatest(db);
@@ -156,10 +174,25 @@ async function prepareDatabase(
       email: "lighthouse-student@st.school.test",
       indexNumber,
     });
+    const theses = new Map<string, number>();
+    for (const page of pages) {
+      if (!page.thesis) continue;
+      const submission = await findSubmissionByIndexNumber(db, page.thesis);
+      const record = submission
+        ? await readPublishedRecord(db, submission.id, new Date().toISOString())
+        : null;
+      if (!submission || !record) {
+        throw new Error(`the sample data has no published thesis with index number ${page.thesis}`);
+      }
+      theses.set(page.thesis, submission.id);
+    }
     return {
-      nobody: null,
-      student: student.headers.cookie ?? null,
-      admin: admin.headers.cookie ?? null,
+      cookies: {
+        nobody: null,
+        student: student.headers.cookie ?? null,
+        admin: admin.headers.cookie ?? null,
+      },
+      theses,
     };
   } finally {
     await db.destroy();
@@ -220,10 +253,16 @@ interface Audit {
   performance: number;
   accessibility: number;
   bestPractices: number;
+  seo: number;
   lcpMs: number;
   scriptKb: number;
   report: string;
-  failing: { accessibility: Failing[]; bestPractices: Failing[]; performance: Failing[] };
+  failing: {
+    accessibility: Failing[];
+    bestPractices: Failing[];
+    seo: Failing[];
+    performance: Failing[];
+  };
 }
 
 interface Lhr {
@@ -314,7 +353,7 @@ async function auditOnce(
     port: chromePort,
     output: "json",
     logLevel: "error",
-    onlyCategories: ["performance", "accessibility", "best-practices"],
+    onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
     ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
@@ -340,12 +379,14 @@ async function auditOnce(
     performance: score("performance"),
     accessibility: score("accessibility"),
     bestPractices: score("best-practices"),
+    seo: score("seo"),
     lcpMs: lhr.audits["largest-contentful-paint"]?.numericValue ?? 0,
     scriptKb: (scripts?.transferSize ?? 0) / 1024,
     report: reportFile,
     failing: {
       accessibility: failingAudits(lhr, "accessibility", true),
       bestPractices: failingAudits(lhr, "best-practices", true),
+      seo: failingAudits(lhr, "seo", true),
       performance: failingAudits(lhr, "performance", false),
     },
   };
@@ -367,15 +408,15 @@ const atLeast = (value: number, target: number) =>
 
 function summaryTable(audits: Audit[], pages: Page[]): string {
   const lines = [
-    "| Page | Signed in | Performance | Accessibility | Best practices | LCP | JS transferred |",
-    "|---|---|---:|---:|---:|---:|---:|",
+    "| Page | Signed in | Performance | Accessibility | Best practices | SEO | LCP | JS transferred |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
   ];
   for (const page of pages) {
     const of = audits.filter((a) => a.page === page.path);
     const m = (pick: (a: Audit) => number) => median(of.map(pick));
     const kb = m((a) => a.scriptKb);
     lines.push(
-      `| ${page.path} | ${page.who === "nobody" ? "no" : page.who} | ${atLeast(Math.round(m((a) => a.performance)), TARGETS.performance)} | ${atLeast(Math.round(m((a) => a.accessibility)), TARGETS.accessibility)} | ${atLeast(Math.round(m((a) => a.bestPractices)), TARGETS.bestPractices)} | ${(m((a) => a.lcpMs) / 1000).toFixed(1)} s | ${kb.toFixed(1)} kB (≤ ${TARGETS.scriptKb}, ${kb <= TARGETS.scriptKb ? "met" : "missed"}) |`,
+      `| ${page.path} | ${page.who === "nobody" ? "no" : page.who} | ${atLeast(Math.round(m((a) => a.performance)), TARGETS.performance)} | ${atLeast(Math.round(m((a) => a.accessibility)), TARGETS.accessibility)} | ${atLeast(Math.round(m((a) => a.bestPractices)), TARGETS.bestPractices)} | ${atLeast(Math.round(m((a) => a.seo)), TARGETS.seo)} | ${(m((a) => a.lcpMs) / 1000).toFixed(1)} s | ${kb.toFixed(1)} kB (≤ ${TARGETS.scriptKb}, ${kb <= TARGETS.scriptKb ? "met" : "missed"}) |`,
     );
   }
   return lines.join("\n");
@@ -383,12 +424,12 @@ function summaryTable(audits: Audit[], pages: Page[]): string {
 
 function runsTable(audits: Audit[]): string {
   const lines = [
-    "| Page | Run | /proc/loadavg at start | Performance | Accessibility | Best practices | LCP | JS transferred |",
-    "|---|---:|---|---:|---:|---:|---:|---:|",
+    "| Page | Run | /proc/loadavg at start | Performance | Accessibility | Best practices | SEO | LCP | JS transferred |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|",
   ];
   for (const a of audits) {
     lines.push(
-      `| ${a.page} | ${a.run} | ${a.loadAverage} | ${a.performance} | ${a.accessibility} | ${a.bestPractices} | ${(a.lcpMs / 1000).toFixed(1)} s | ${a.scriptKb.toFixed(1)} kB |`,
+      `| ${a.page} | ${a.run} | ${a.loadAverage} | ${a.performance} | ${a.accessibility} | ${a.bestPractices} | ${a.seo} | ${(a.lcpMs / 1000).toFixed(1)} s | ${a.scriptKb.toFixed(1)} kB |`,
     );
   }
   return lines.join("\n");
@@ -404,7 +445,19 @@ function printFailing(a: Audit): void {
   };
   show("accessibility", a.failing.accessibility);
   show("best practices", a.failing.bestPractices);
+  show("seo", a.failing.seo);
   show("performance", a.failing.performance);
+}
+
+/** Which thesis each `/theses/:name` page showed (the sample data's index number and its page). */
+function thesisLines(pages: Page[], theses: Map<string, number>): string[] {
+  const named = pages.flatMap((p) => {
+    const id = p.thesis ? theses.get(p.thesis) : undefined;
+    return id === undefined
+      ? []
+      : [`\`${p.path}\` is \`/theses/${id}\` (index number ${p.thesis})`];
+  });
+  return named.length === 0 ? [] : [`${named.join("; ")}.`];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,7 +475,7 @@ async function main(): Promise<void> {
   let server: { url: string; child: Child } | null = null;
   let chrome: chromeLauncher.LaunchedChrome | null = null;
   try {
-    const cookies = await prepareDatabase(file, path.join(dir, "files"));
+    const { cookies, theses } = await prepareDatabase(file, path.join(dir, "files"), options.pages);
     server = await startServer(dir, file, entry);
     chrome = await chromeLauncher.launch({
       chromePath,
@@ -437,17 +490,18 @@ async function main(): Promise<void> {
     for (let run = 1; run <= options.runs; run += 1) {
       for (const page of options.pages) {
         const loadAtStart = loadAverage();
-        const name = `${page.path === "/" ? "home" : page.path.slice(1).replace(/\//g, "_")}-${run}.json`;
+        const name = `${page.path === "/" ? "home" : page.path.slice(1).replace(/[^a-z0-9_-]+/gi, "_")}-${run}.json`;
+        const thesisId = page.thesis ? theses.get(page.thesis) : undefined;
         const result = await audit(
           chrome.port,
-          `${server.url}${page.path}`,
+          `${server.url}${thesisId === undefined ? page.path : `/theses/${thesisId}`}`,
           page.who === "nobody" ? null : cookies[page.who],
           path.join(reportsDir, name),
         );
         const a: Audit = { page: page.path, run, loadAverage: loadAtStart, ...result };
         audits.push(a);
         console.log(
-          `${page.path} | run ${run} | loadavg ${loadAtStart} | performance ${a.performance} | accessibility ${a.accessibility} | best practices ${a.bestPractices} | LCP ${(a.lcpMs / 1000).toFixed(2)} s | JS ${a.scriptKb.toFixed(1)} kB`,
+          `${page.path} | run ${run} | loadavg ${loadAtStart} | performance ${a.performance} | accessibility ${a.accessibility} | best practices ${a.bestPractices} | SEO ${a.seo} | LCP ${(a.lcpMs / 1000).toFixed(2)} s | JS ${a.scriptKb.toFixed(1)} kB`,
         );
         printFailing(a);
       }
@@ -464,6 +518,7 @@ async function main(): Promise<void> {
           `Measured ${when} with \`npm run lighthouse\` (Lighthouse 12, mobile defaults: simulated`,
           `throttling, Debian's Chromium headless) on ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, the built`,
           `app on SQLite with the sample data; median of ${options.runs} run(s) per page, targets in brackets.`,
+          ...thesisLines(options.pages, theses),
           "",
           summary,
           "",

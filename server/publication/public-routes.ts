@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import compress from "@fastify/compress";
+import { API_COMPRESSION } from "../http/compression.js";
 import { contentDisposition } from "../http/content-disposition.js";
 import { NOT_A_DOCUMENT_POLICY } from "../http/security-headers.js";
 import { openFinalThesis, readPublishedRecord } from "./repository.js";
@@ -56,6 +58,10 @@ function thesisId(raw: string): number | null {
 
 export const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app, options) => {
   const sitemapPageSize = options.sitemapPageSize ?? SITEMAP_PAGE_SIZE;
+  // In this plugin's scope only: the pages, robots.txt and the sitemaps over 1 KB go out as brotli
+  // or gzip (HTML and XML are compressible in mime-db); the thesis PDF is not (mime-db), so its
+  // ranges and Content-Length stay the file's bytes.
+  await app.register(compress, API_COMPRESSION);
   const site = (): PageSite => ({
     repositoryName: app.config.publicSite.repositoryName,
     institution: app.config.publicSite.institution,

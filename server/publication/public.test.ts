@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import Fastify from "fastify";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +122,36 @@ describe("/theses/:id", () => {
     expect(policy).toMatch(/default-src 'none'/);
     expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(policy).not.toMatch(/unsafe-inline/);
+    // Tools fetching in the page's frame (Lighthouse's robots.txt check) may read this site; no
+    // script may run to use it.
+    expect(policy).toMatch(/connect-src 'self'(;|$)/);
+    expect(policy).not.toMatch(/script-src/);
+  });
+
+  it("goes out compressed to a reader that accepts it, the same page once inflated", async () => {
+    const plain = await t.app.inject({ method: "GET", url: `/theses/${open}` });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const br = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}`,
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(br.headers["content-security-policy"]).toBe(plain.headers["content-security-policy"]);
+    expect(br.headers["cache-control"]).toBe("public, max-age=300");
+    const inflated = zlib.brotliDecompressSync(br.rawPayload).toString();
+    expect(inflated).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+
+    const gzip = await t.app.inject({
+      method: "GET",
+      url: "/theses",
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toContain("<h1>");
   });
 
   it("an embargoed thesis: metadata public, no file link, the date it opens", async () => {
@@ -279,6 +310,19 @@ describe("/theses/:id/file", () => {
     expect(response.headers["content-type"]).toBe("application/pdf");
     expect(response.rawPayload.equals(pdf)).toBe(true);
     expect(response.headers.etag).toMatch(/^"[0-9a-f]{64}"$/);
+  });
+
+  it("is never compressed, so a range is the file's own bytes", async () => {
+    // From byte 100: not counted as a download.
+    const response = await t.app.inject({
+      method: "GET",
+      url: `/theses/${open}/file`,
+      headers: { ...ua(2), range: "bytes=100-199", "accept-encoding": "br, gzip" },
+    });
+    expect(response.statusCode).toBe(206);
+    expect(response.headers["content-encoding"]).toBeUndefined();
+    expect(response.headers["content-length"]).toBe("100");
+    expect(response.rawPayload.equals(pdf.subarray(100, 200))).toBe(true);
   });
 
   it("answers ranges with 206, the last bytes, and 416 past the end", async () => {
