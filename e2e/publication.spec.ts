@@ -152,7 +152,9 @@ test("the student fills the metadata, accepts the licence and chooses a 1-year e
   await expect(section.getByRole("button", { name: "Save details" })).toHaveCount(0);
 
   // The public page: the metadata, and no file while the embargo runs.
-  const publicPage = await browser.newPage();
+  // A reader without an account, in a browser context of its own.
+  const publicContext = await browser.newContext();
+  const publicPage = await publicContext.newPage();
   await publicPage.goto(`/theses/${submission.id}`);
   await expect(
     publicPage.getByRole("heading", {
@@ -200,7 +202,7 @@ test("the student fills the metadata, accepts the licence and chooses a 1-year e
   const recrawled = await (await publicPage.request.get(`/theses/${submission.id}`)).text();
   expect(metaContents(recrawled, "citation_pdf_url")).toHaveLength(1);
 
-  await publicPage.close();
+  await publicContext.close();
   await adminContext.close();
   await api.dispose();
 });
