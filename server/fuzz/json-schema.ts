@@ -161,7 +161,7 @@ function objectFor(schema: JsonSchema, known: KnownValues): fc.Arbitrary<Record<
   return fc.record(model, { requiredKeys: (schema.required ?? []).filter((k) => k in model) });
 }
 
-/** Whether a known value could pass the schema's own checks (its type and enum). */
+/** Whether a known value could pass the schema's own checks (its type and enum): whole arrays and objects too. */
 function fits(schema: JsonSchema, value: unknown): boolean {
   if (value === null) return schema.nullable === true;
   if (schema.enum) return schema.enum.includes(value);
@@ -177,6 +177,13 @@ function fits(schema: JsonSchema, value: unknown): boolean {
       return typeof value === "number";
     case "boolean":
       return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return typeof value === "object" && !Array.isArray(value);
+    case undefined:
+      // A schema that says nothing ({}, what z.unknown() gives) takes any value.
+      return schema.anyOf === undefined && schema.oneOf === undefined && schema.const === undefined;
     default:
       return false;
   }
