@@ -1,8 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "../db/database.js";
-import type { DegreeLevel, PublishedRecord } from "../../common/publication.js";
 import { setSlug, type DatestampBound, type SetKind } from "./oai-protocol.js";
-import { filesArePublic, THESIS_CONTENT_TYPE } from "./repository.js";
 
 /**
  * What OAI-PMH reads from the database (docs/decisions/027-oai-pmh-and-public-pages.md): the
@@ -214,102 +212,4 @@ export async function programmesWithSlug(
 export async function degreesWithSlug(db: Executor, slug: string): Promise<number[]> {
   const rows = await db.selectFrom("degrees").select(["id", "name"]).execute();
   return rows.filter((r) => setSlug(r.name) === slug).map((r) => Number(r.id));
-}
-
-function jsonArray<T>(text: string): T[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? (value as T[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Many published records at once, for a page of ListRecords: the same record as pub-core's
- * `readPublishedRecord` gives for each id (oai.test.ts compares the two on every kind of record),
- * in two queries for the page instead of two per record. Ids that are not published are absent.
- */
-export async function readPublishedRecords(
-  db: Executor,
-  ids: number[],
-  now: string,
-): Promise<Map<number, PublishedRecord>> {
-  const records = new Map<number, PublishedRecord>();
-  if (ids.length === 0) return records;
-  const [rows, files] = await Promise.all([
-    published(db)
-      .innerJoin("licence_versions as l", "l.version", "p.licence_version")
-      .selectAll("p")
-      .select([
-        "s.student_name",
-        "s.thesis_title",
-        "s.thesis_abstract",
-        "s.programme",
-        "d.name as degree_name",
-        "d.abbreviation as degree_abbreviation",
-        "d.level as degree_level",
-        "l.text as licence_text",
-      ])
-      .where("p.submission_id", "in", ids)
-      .execute(),
-    db
-      .selectFrom("submission_documents")
-      .select(["submission_id", "file_name", "size_bytes"])
-      .where("submission_id", "in", ids)
-      .where("item", "=", "thesis")
-      .where("is_current", "=", 1)
-      .where("review_state", "!=", "returned")
-      .execute(),
-  ]);
-  const fileOf = new Map(files.map((f) => [Number(f.submission_id), f]));
-  for (const row of rows) {
-    if (row.published_at === null || row.award_date === null || row.embargo_choice === null) {
-      continue;
-    }
-    const id = Number(row.submission_id);
-    const file = fileOf.get(id);
-    records.set(id, {
-      submissionId: id,
-      title: row.thesis_title ?? "",
-      abstract: row.thesis_abstract ?? "",
-      author: { name: row.student_name },
-      keywords: jsonArray<string>(row.keywords),
-      language: row.language ?? "eng",
-      degree: {
-        name: row.degree_name,
-        abbreviation: row.degree_abbreviation,
-        level: row.degree_level as DegreeLevel,
-      },
-      programme: row.programme,
-      department: row.department ?? "",
-      supervisors: jsonArray<{ name: string; orcid?: string | null }>(row.supervisors).map((s) => ({
-        name: s.name,
-        orcid: s.orcid ?? null,
-      })),
-      examinationDate: row.examination_date,
-      awardDate: row.award_date,
-      licence: { version: Number(row.licence_version), text: row.licence_text },
-      embargo: {
-        choice: row.embargo_choice,
-        until: row.embargo_choice === "none" ? null : row.embargo_until,
-      },
-      filesPublic: filesArePublic(row, now),
-      file: file
-        ? {
-            fileName: file.file_name,
-            size: Number(file.size_bytes),
-            contentType: THESIS_CONTENT_TYPE,
-          }
-        : null,
-      handle: row.handle,
-      publishedAt: row.published_at,
-      datestamp: row.datestamp,
-      withdrawn:
-        row.withdrawn_at !== null
-          ? { at: row.withdrawn_at, reason: row.withdrawn_reason ?? "" }
-          : null,
-    });
-  }
-  return records;
 }

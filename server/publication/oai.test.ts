@@ -7,8 +7,7 @@ import { oaiSchemaErrors, publishThesis, touchPublication } from "../../testing/
 import { OAI_NAMESPACE, OAI_PAGE_SIZE } from "./oai-protocol.js";
 import { decodeToken, encodeToken } from "./oai-tokens.js";
 import { publicSecret } from "./public-secrets.js";
-import { readPublishedRecords } from "./oai-repository.js";
-import { readPublishedRecord } from "./repository.js";
+import { readPublishedRecord, readPublishedRecords } from "./repository.js";
 import path from "node:path";
 import os from "node:os";
 

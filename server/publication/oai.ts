@@ -30,9 +30,9 @@ import {
   listOaiHeaders,
   listOaiSets,
   programmesWithSlug,
-  readPublishedRecords,
   type OaiHeaderRow,
 } from "./oai-repository.js";
+import { readPublishedRecords } from "./repository.js";
 import { publicSecret } from "./public-secrets.js";
 
 /**

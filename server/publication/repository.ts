@@ -83,6 +83,16 @@ export interface FinalThesisFile {
   contentType: string;
 }
 
+/** Final theses' files: each submission's current thesis upload unless the school returned it. */
+function finalThesisFiles(db: Executor) {
+  return db
+    .selectFrom("submission_documents")
+    .select(["id", "submission_id", "file_name", "size_bytes", "sha256"])
+    .where("item", "=", "thesis")
+    .where("is_current", "=", 1)
+    .where("review_state", "!=", "returned");
+}
+
 /**
  * The final thesis: the submission's current thesis upload unless the school returned it (the
  * version the examiners read, or the corrected one once approved). Null for a paper copy.
@@ -91,13 +101,8 @@ export async function findFinalThesisFile(
   db: Executor,
   submissionId: number,
 ): Promise<FinalThesisFile | null> {
-  const row = await db
-    .selectFrom("submission_documents")
-    .select(["id", "file_name", "size_bytes", "sha256"])
+  const row = await finalThesisFiles(db)
     .where("submission_id", "=", submissionId)
-    .where("item", "=", "thesis")
-    .where("is_current", "=", 1)
-    .where("review_state", "!=", "returned")
     .executeTakeFirst();
   return row
     ? {
@@ -341,72 +346,99 @@ export async function setPublicationHandle(
 // The published record
 
 /**
- * The one reader of a published thesis, for exports, the deposit, OAI-PMH and the public pages:
- * null unless it is published (final, licence accepted, embargo settled, metadata confirmed:
- * `published_at` set, ADR 020). A withdrawn thesis comes back with `withdrawn` set and
- * `filesPublic` false, so OAI-PMH reports it deleted and its page says so. `now` (ISO) decides
- * whether an embargo still runs.
+ * The published theses among `ids`, as a library, a harvester and the public pages read them: one
+ * reader for one record (`readPublishedRecord`) and for a page of them (OAI-PMH's ListRecords), in
+ * two queries whatever the number of ids. Ids that are not published are absent; withdrawn ones
+ * are there with `withdrawn` set (OAI-PMH reports them deleted, the page says so).
  */
+export async function readPublishedRecords(
+  db: Executor,
+  ids: readonly number[],
+  now: string,
+): Promise<Map<number, PublishedRecord>> {
+  const records = new Map<number, PublishedRecord>();
+  if (ids.length === 0) return records;
+  const [rows, files] = await Promise.all([
+    db
+      .selectFrom("publications as p")
+      .innerJoin("submissions as s", "s.id", "p.submission_id")
+      .innerJoin("degrees as d", "d.id", "p.degree_id")
+      .innerJoin("licence_versions as l", "l.version", "p.licence_version")
+      .selectAll("p")
+      .select([
+        "s.student_name",
+        "s.thesis_title",
+        "s.thesis_abstract",
+        "s.programme",
+        "d.name as degree_name",
+        "d.abbreviation as degree_abbreviation",
+        "d.level as degree_level",
+        "l.text as licence_text",
+      ])
+      .where("p.submission_id", "in", [...ids])
+      .where("p.published_at", "is not", null)
+      .execute(),
+    finalThesisFiles(db)
+      .where("submission_id", "in", [...ids])
+      .execute(),
+  ]);
+  const fileOf = new Map(files.map((f) => [Number(f.submission_id), f]));
+  for (const row of rows) {
+    if (row.published_at === null || row.award_date === null || row.embargo_choice === null) {
+      continue;
+    }
+    const id = Number(row.submission_id);
+    const stored = rowToPublication(row);
+    const file = fileOf.get(id);
+    records.set(id, {
+      submissionId: id,
+      title: row.thesis_title ?? "",
+      abstract: row.thesis_abstract ?? "",
+      author: { name: row.student_name },
+      keywords: stored.keywords,
+      language: row.language ?? "eng",
+      degree: {
+        name: row.degree_name,
+        abbreviation: row.degree_abbreviation,
+        level: row.degree_level as DegreeLevel,
+      },
+      programme: row.programme,
+      department: row.department ?? "",
+      supervisors: stored.supervisors.map((s) => ({ name: s.name, orcid: s.orcid ?? null })),
+      examinationDate: row.examination_date,
+      awardDate: row.award_date,
+      licence: { version: Number(row.licence_version), text: row.licence_text },
+      embargo: {
+        choice: row.embargo_choice,
+        until: row.embargo_choice === "none" ? null : row.embargo_until,
+      },
+      filesPublic: filesArePublic(row, now),
+      file: file
+        ? {
+            fileName: file.file_name,
+            size: Number(file.size_bytes),
+            contentType: THESIS_CONTENT_TYPE,
+          }
+        : null,
+      handle: row.handle,
+      publishedAt: row.published_at,
+      datestamp: row.datestamp,
+      withdrawn:
+        row.withdrawn_at !== null
+          ? { at: row.withdrawn_at, reason: row.withdrawn_reason ?? "" }
+          : null,
+    });
+  }
+  return records;
+}
+
+/** One published thesis (`readPublishedRecords` for one id), or null. */
 export async function readPublishedRecord(
   db: Executor,
   submissionId: number,
   now: string,
 ): Promise<PublishedRecord | null> {
-  const row = await db
-    .selectFrom("publications as p")
-    .innerJoin("submissions as s", "s.id", "p.submission_id")
-    .innerJoin("degrees as d", "d.id", "p.degree_id")
-    .innerJoin("licence_versions as l", "l.version", "p.licence_version")
-    .selectAll("p")
-    .select([
-      "s.student_name",
-      "s.thesis_title",
-      "s.thesis_abstract",
-      "s.programme",
-      "d.name as degree_name",
-      "d.abbreviation as degree_abbreviation",
-      "d.level as degree_level",
-      "l.text as licence_text",
-    ])
-    .where("p.submission_id", "=", submissionId)
-    .where("p.published_at", "is not", null)
-    .executeTakeFirst();
-  if (!row || row.published_at === null || row.award_date === null) return null;
-  if (row.embargo_choice === null) return null;
-  const file = await findFinalThesisFile(db, submissionId);
-  const stored = rowToPublication(row);
-  return {
-    submissionId,
-    title: row.thesis_title ?? "",
-    abstract: row.thesis_abstract ?? "",
-    author: { name: row.student_name },
-    keywords: stored.keywords,
-    language: row.language ?? "eng",
-    degree: {
-      name: row.degree_name,
-      abbreviation: row.degree_abbreviation,
-      level: row.degree_level as DegreeLevel,
-    },
-    programme: row.programme,
-    department: row.department ?? "",
-    supervisors: stored.supervisors.map((s) => ({ name: s.name, orcid: s.orcid ?? null })),
-    examinationDate: row.examination_date,
-    awardDate: row.award_date,
-    licence: { version: Number(row.licence_version), text: row.licence_text },
-    embargo: {
-      choice: row.embargo_choice,
-      until: row.embargo_choice === "none" ? null : row.embargo_until,
-    },
-    filesPublic: filesArePublic(row, now),
-    file: file ? { fileName: file.fileName, size: file.size, contentType: file.contentType } : null,
-    handle: row.handle,
-    publishedAt: row.published_at,
-    datestamp: row.datestamp,
-    withdrawn:
-      row.withdrawn_at !== null
-        ? { at: row.withdrawn_at, reason: row.withdrawn_reason ?? "" }
-        : null,
-  };
+  return (await readPublishedRecords(db, [submissionId], now)).get(submissionId) ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
