@@ -1,5 +1,5 @@
 import { LANGUAGES } from "../../../common/languages.js";
-import { MAX_KEYWORDS, MAX_SUPERVISORS } from "../../../common/publication.js";
+import { MAX_KEYWORDS, MAX_SUPERVISORS } from "./constants.js";
 import { errorProps } from "./field-errors.js";
 
 export interface SupervisorValue {

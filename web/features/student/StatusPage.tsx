@@ -1,4 +1,5 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { ErrorState } from "../../components/ui/ErrorState.js";
 import { Loading } from "../../components/ui/Loading.js";
@@ -13,12 +14,14 @@ import { ExaminationSection } from "./ExaminationSection.js";
 import { ProgressTracker } from "./ProgressTracker.js";
 import { toProgress, type SubmissionStatus } from "./progress.js";
 import { FactList } from "../../components/ui/FactList.js";
+import { studentPublicationQuery } from "./api/publication-record.js";
 
 const LOADING = "Loading submission details...";
 
 // Publication (issue 20) is a chunk of its own, loaded after the page: the first load stays light.
+const loadPublicationSection = () => import("./publication/PublicationSection.js");
 const PublicationSection = lazy(() =>
-  import("./publication/PublicationSection.js").then((m) => ({ default: m.PublicationSection })),
+  loadPublicationSection().then((m) => ({ default: m.PublicationSection })),
 );
 
 export function StatusPage() {
@@ -29,6 +32,14 @@ export function StatusPage() {
   const timeline = useTimeline(indexNumber);
   // Asked for at once rather than after the status arrives; "Your documents" reads the same query.
   useSubmissionDocuments(indexNumber);
+  // The Publication section's code and record are asked for with the status rather than after it
+  // arrives: the section then shows with the rest of the page instead of a round trip later.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!indexNumber) return;
+    void loadPublicationSection();
+    void queryClient.prefetchQuery(studentPublicationQuery(indexNumber));
+  }, [indexNumber, queryClient]);
 
   let content;
   if (me.isPending) {

@@ -1,11 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { languageName } from "../../../../common/languages.js";
-import {
-  EMBARGO_CHOICES,
-  EMBARGO_LABELS,
-  type EmbargoChoice,
-  type PublicationView,
-} from "../../../../common/publication.js";
+import type { EmbargoChoice, PublicationView } from "../../../../common/publication.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ErrorState } from "../../../components/ui/ErrorState.js";
 import { FactList } from "../../../components/ui/FactList.js";
@@ -21,6 +16,7 @@ import {
   useSaveStudentMetadata,
 } from "../../publication/api.js";
 import { errorProps, fieldErrorsOf } from "../../publication/field-errors.js";
+import { EMBARGO_CHOICES, EMBARGO_LABELS } from "../../publication/constants.js";
 import {
   MetadataFields,
   toMetadataInput,
