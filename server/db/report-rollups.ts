@@ -415,6 +415,7 @@ export async function refreshReportRollups(db: Executor, submissionIds: number[]
       if (after) count(deltas, after, 1);
       changed.push(id);
     }
+    await refreshOpenItems(db, chunk);
     if (changed.length === 0) continue;
     await db.deleteFrom("report_journeys").where("submission_id", "in", changed).execute();
     const rows = changed.flatMap((id) => {
@@ -426,8 +427,17 @@ export async function refreshReportRollups(db: Executor, submissionIds: number[]
   }
 }
 
-/** Every record's facts and the rollups computed again from the whole history. */
+/** Every record's facts, its open reports and both rollups computed again from the data. */
 export async function rebuildReportRollups(db: Executor): Promise<void> {
+  await rebuildJourneyRollups(db);
+  await fillOpenRollups(db);
+}
+
+/**
+ * Every record's facts and report_rollups computed again from the whole history (migration 019
+ * runs this alone: the open reports' tables come with migration 022).
+ */
+export async function rebuildJourneyRollups(db: Executor): Promise<void> {
   await db.deleteFrom("report_rollups").execute();
   await db.deleteFrom("report_journeys").execute();
   let after = 0;
@@ -454,10 +464,236 @@ export async function rebuildReportRollups(db: Executor): Promise<void> {
     }
     await applyDeltas(db, deltas);
   }
-  await compactReportRollups(db);
+  if (dialectOf(db) === "postgres") await sql`select compact_report_rollups()`.execute(db);
 }
 
 /** Folds PostgreSQL's appended changes into one row per key (nothing to do on SQLite). */
 export async function compactReportRollups(db: Executor): Promise<void> {
-  if (dialectOf(db) === "postgres") await sql`select compact_report_rollups()`.execute(db);
+  if (dialectOf(db) === "postgres") {
+    await sql`select compact_report_rollups()`.execute(db);
+    await sql`select compact_report_open_rollups()`.execute(db);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The open reports (migration 022): what the late counts, the late list and the examiners' open
+// links are read from, so a programme or cohort never makes a read look up every open
+// examination's record.
+
+/** An open link without a due date is never late: it sorts after every real day. */
+export const NO_DUE_DAY = "9999-12-31";
+
+interface OpenItem {
+  kind: "link" | "typed";
+  role: "internal" | "external";
+  examination_id: number;
+  examiner_id: number;
+  programme: string;
+  cohort: number;
+  day: string;
+}
+
+function itemKey(item: OpenItem): string {
+  return JSON.stringify([
+    item.kind,
+    item.role,
+    item.examination_id,
+    item.examiner_id,
+    item.programme,
+    item.cohort,
+    item.day,
+  ]);
+}
+
+/**
+ * The open reports of these records now: their examinations out with a link and no report
+ * (state "sent" or "received") and their typed waits without a link (examiner_waits, kept by
+ * migration 009's triggers, so current by the time the caller's events are written).
+ */
+async function loadOpenItems(db: Executor, ids: number[]): Promise<Map<number, OpenItem[]>> {
+  const items = new Map<number, OpenItem[]>();
+  if (ids.length === 0) return items;
+  const [submissions, links, waits] = await Promise.all([
+    db
+      .selectFrom("submissions")
+      .select(["id", "programme", "created_at"])
+      .where("id", "in", ids)
+      .execute(),
+    db
+      .selectFrom("examinations")
+      .select(["id", "submission_id", "role", "examiner_id", "due_on"])
+      .where("submission_id", "in", ids)
+      .where("state", "in", ["sent", "received"])
+      .execute(),
+    db
+      .selectFrom("examiner_waits")
+      .select(["submission_id", "role", "since"])
+      .where("submission_id", "in", ids)
+      .where("linked", "=", 0)
+      .execute(),
+  ]);
+  const recordOf = new Map(
+    submissions.map((s) => [
+      s.id,
+      { programme: s.programme, cohort: Number(s.created_at.slice(0, 4)) },
+    ]),
+  );
+  const add = (id: number, item: Omit<OpenItem, "programme" | "cohort">) => {
+    const record = recordOf.get(id);
+    if (!record) return;
+    const list = items.get(id) ?? [];
+    list.push({ ...item, ...record });
+    items.set(id, list);
+  };
+  for (const x of links) {
+    add(x.submission_id, {
+      kind: "link",
+      role: x.role,
+      examination_id: x.id,
+      examiner_id: x.examiner_id,
+      day: x.due_on ?? NO_DUE_DAY,
+    });
+  }
+  for (const w of waits) {
+    add(w.submission_id, {
+      kind: "typed",
+      role: w.role,
+      examination_id: 0,
+      examiner_id: 0,
+      day: w.since.slice(0, 10),
+    });
+  }
+  return items;
+}
+
+/**
+ * Adds (sign 1) or takes back (sign -1) an open report under the four combinations of programme
+ * and cohort; a link is counted for its examiner and for every examiner (examiner 0).
+ */
+function countOpen(deltas: Map<string, number>, item: OpenItem, sign: number): void {
+  const examiners = item.kind === "link" ? [item.examiner_id, 0] : [0];
+  for (const [programme, cohort] of [
+    [item.programme, item.cohort],
+    [item.programme, ALL_COHORTS],
+    [ALL_PROGRAMMES, item.cohort],
+    [ALL_PROGRAMMES, ALL_COHORTS],
+  ] as const) {
+    for (const examiner of examiners) {
+      const key = JSON.stringify([programme, cohort, item.kind, examiner, item.day]);
+      deltas.set(key, (deltas.get(key) ?? 0) + sign);
+    }
+  }
+}
+
+/** The open reports of these records compared with the kept ones; the rollups move by the change. */
+async function refreshOpenItems(db: Executor, ids: number[]): Promise<void> {
+  const [kept, fresh] = await Promise.all([
+    db
+      .selectFrom("report_open_items")
+      .select([
+        "submission_id",
+        "kind",
+        "role",
+        "examination_id",
+        "examiner_id",
+        "programme",
+        "cohort",
+        "day",
+      ])
+      .where("submission_id", "in", ids)
+      .execute(),
+    loadOpenItems(db, ids),
+  ]);
+  const keptOf = new Map<number, OpenItem[]>();
+  for (const row of kept) {
+    const list = keptOf.get(row.submission_id) ?? [];
+    list.push({ ...row, cohort: Number(row.cohort) });
+    keptOf.set(row.submission_id, list);
+  }
+  const signature = (items: OpenItem[] | undefined) => (items ?? []).map(itemKey).sort().join("\n");
+  const deltas = new Map<string, number>();
+  const changed: number[] = [];
+  for (const id of ids) {
+    const before = keptOf.get(id);
+    const after = fresh.get(id);
+    if (signature(before) === signature(after)) continue;
+    for (const item of before ?? []) countOpen(deltas, item, -1);
+    for (const item of after ?? []) countOpen(deltas, item, 1);
+    changed.push(id);
+  }
+  if (changed.length === 0) return;
+  await db.deleteFrom("report_open_items").where("submission_id", "in", changed).execute();
+  const rows = changed.flatMap((id) =>
+    (fresh.get(id) ?? []).map((item) => ({ submission_id: id, ...item })),
+  );
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    await db
+      .insertInto("report_open_items")
+      .values(rows.slice(start, start + CHUNK))
+      .execute();
+  }
+  const changes = [...deltas]
+    .filter(([, n]) => n !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, n]) => {
+      const [programme, cohort, kind, examinerId, day] = JSON.parse(key) as [
+        string,
+        number,
+        "link" | "typed",
+        number,
+        string,
+      ];
+      return { programme, cohort, kind, examiner_id: examinerId, day, n };
+    });
+  const postgres = dialectOf(db) === "postgres";
+  for (let start = 0; start < changes.length; start += CHUNK) {
+    const chunk = changes.slice(start, start + CHUNK);
+    if (postgres) {
+      await db.insertInto("report_open_rollups").values(chunk).execute();
+    } else {
+      await db
+        .insertInto("report_open_rollups")
+        .values(chunk)
+        .onConflict((oc) =>
+          oc
+            .columns(["programme", "cohort", "kind", "examiner_id", "day"])
+            .doUpdateSet({ n: sql<number>`report_open_rollups.n + excluded.n` }),
+        )
+        .execute();
+    }
+  }
+}
+
+/**
+ * The open reports and their rollups computed again from the examinations and the typed waits, in
+ * two set-based statements (migration 022's fill at a million records, and the rebuild).
+ */
+export async function fillOpenRollups(db: Executor): Promise<void> {
+  await db.deleteFrom("report_open_rollups").execute();
+  await db.deleteFrom("report_open_items").execute();
+  await sql`insert into report_open_items
+      (submission_id, kind, role, examination_id, examiner_id, programme, cohort, day)
+    select e.submission_id, 'link', e.role, e.id, e.examiner_id, s.programme,
+      cast(substr(s.created_at, 1, 4) as integer), coalesce(e.due_on, ${NO_DUE_DAY})
+    from examinations e join submissions s on s.id = e.submission_id
+    where e.state in ('sent', 'received')
+    union all
+    select w.submission_id, 'typed', w.role, 0, 0, s.programme,
+      cast(substr(s.created_at, 1, 4) as integer), substr(w.since, 1, 10)
+    from examiner_waits w join submissions s on s.id = w.submission_id
+    where w.linked = 0`.execute(db);
+  // Each item under the four combinations of programme and cohort (p, c: 1 keeps its own, 0
+  // every); a link under its examiner and every examiner (x), a typed wait once (examiner 0).
+  await sql`insert into report_open_rollups (programme, cohort, kind, examiner_id, day, n)
+    select case when k.p = 1 then i.programme else ${ALL_PROGRAMMES} end,
+      case when k.c = 1 then i.cohort else ${ALL_COHORTS} end,
+      i.kind, case when k.x = 1 then i.examiner_id else 0 end, i.day, count(*)
+    from report_open_items i
+    cross join (
+      select 1 as p, 1 as c, 1 as x union all select 1, 0, 1 union all select 0, 1, 1
+      union all select 0, 0, 1 union all select 1, 1, 0 union all select 1, 0, 0
+      union all select 0, 1, 0 union all select 0, 0, 0
+    ) k
+    where k.x = 1 or i.kind = 'link'
+    group by 1, 2, 3, 4, 5`.execute(db);
 }

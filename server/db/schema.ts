@@ -491,6 +491,38 @@ export interface ReportRollupsTable {
   n: number;
 }
 
+/**
+ * The open reports of a record (migration 022): each examination out with a link and no report
+ * ("link": its due day) and each examiner state typed by hand without a link ("typed": the day it
+ * was typed), with the programme and cohort they were counted under in report_open_rollups.
+ */
+export interface ReportOpenItemsTable {
+  submission_id: number;
+  kind: "link" | "typed";
+  role: "internal" | "external";
+  /** The examination's id ("link"); 0 for a typed state. */
+  examination_id: number;
+  /** The examiner's id ("link"); 0 for a typed state. */
+  examiner_id: number;
+  programme: string;
+  cohort: number;
+  /** YYYY-MM-DD: the link's due day ("9999-12-31" when it has none), or the day typed. */
+  day: string;
+}
+
+/**
+ * Per programme ('' for all), cohort (0 for all), kind, examiner (0 for all) and day, how many open
+ * reports (migration 022): SQLite one row per key, PostgreSQL appended changes summed by readers.
+ */
+export interface ReportOpenRollupsTable {
+  programme: string;
+  cohort: number;
+  kind: "link" | "typed";
+  examiner_id: number;
+  day: string;
+  n: number;
+}
+
 /** API tokens (migration 017, docs/decisions/022-api-tokens.md): only the token's hash is kept. */
 export interface ApiTokensTable {
   id: Generated<number>;
@@ -554,6 +586,8 @@ export interface Database {
   thesis_download_readers: ThesisDownloadReadersTable;
   report_journeys: ReportJourneysTable;
   report_rollups: ReportRollupsTable;
+  report_open_items: ReportOpenItemsTable;
+  report_open_rollups: ReportOpenRollupsTable;
   api_tokens: ApiTokensTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;

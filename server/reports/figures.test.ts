@@ -11,7 +11,8 @@ import {
   type GeneratedRecord,
 } from "../../testing/report-history.js";
 import { periodRanges } from "./repository.js";
-import { reportFigures } from "./service.js";
+import { insertSubmissionEvents } from "../submissions/repository.js";
+import { lateReports, reportFigures } from "./service.js";
 
 /**
  * The Reports figures over a generated history (issue 22): every expected count, median and
@@ -352,5 +353,193 @@ describe("GET /api/admin/reports", () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain("must not be before from");
+  });
+});
+
+describe("the late counts with states typed by hand (migration 022's rollups)", () => {
+  const today = NOW.toISOString().slice(0, 10);
+  // Typed more than 60 days before today is late (the day typed + 60 is before today).
+  const typed: { id: number; programme: string; cohort: number; at: string }[] = [];
+
+  beforeAll(async () => {
+    // Records of the last weeks, not yet with the examiners: their states are typed by hand.
+    const rng = seeded(2022);
+    const bare: GeneratedRecord[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const r = await generateRecord(t.db, rng, examinerIds, {
+        start: NOW.getTime() - 40 * 86_400_000,
+        now: NOW.getTime() - 20 * 86_400_000,
+        programme: PROGRAMMES[i % PROGRAMMES.length],
+      });
+      if (r.examinations.length === 0) bare.push(r);
+    }
+    for (const [i, r] of bare.entries()) {
+      // Days before today: a spread across the limit (60), both sides of it.
+      const at = new Date(NOW.getTime() - (20 + i * 9) * 86_400_000).toISOString();
+      await t.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("submissions")
+          .set({ internal_examiner: i % 2 === 0 ? "awaiting" : "received" })
+          .where("id", "=", r.id)
+          .execute();
+        await insertSubmissionEvents(trx, [
+          {
+            submissionId: r.id,
+            actorUserId: null,
+            at,
+            field: "internalExaminer",
+            from: null,
+            to: i % 2 === 0 ? "awaiting" : "received",
+            kind: "edit",
+            confirmedOutOfOrder: false,
+          },
+        ]);
+      });
+      typed.push({ id: r.id, programme: r.programme, cohort: Number(r.createdAt.slice(0, 4)), at });
+    }
+  });
+
+  /** The late reports of a scope from the raw rows: open examinations and the typed states. */
+  async function expectedLate(scope: Scope) {
+    const rows = await t.db
+      .selectFrom("examinations as e")
+      .innerJoin("submissions as s", "s.id", "e.submission_id")
+      .select([
+        "e.submission_id",
+        "e.role",
+        "e.due_on",
+        "e.examiner_id",
+        "s.programme",
+        "s.created_at",
+      ])
+      .where("e.state", "in", ["sent", "received"])
+      .execute();
+    const inScope = (programme: string, cohort: number) =>
+      (scope.programme === undefined || programme === scope.programme) &&
+      (scope.cohort === undefined || cohort === scope.cohort);
+    const linked = rows
+      .filter((x) => inScope(x.programme, Number(x.created_at.slice(0, 4))))
+      .map((x) => ({ ...x, daysLate: x.due_on === null ? 0 : days(x.due_on, today) }));
+    const waits = typed
+      .filter((w) => inScope(w.programme, w.cohort))
+      .map((w) => ({ ...w, daysLate: days(w.at, today) - 60 }));
+    return {
+      linked,
+      late: [
+        ...linked
+          .filter((x) => x.daysLate > 0)
+          .map((x) => ({
+            id: x.submission_id,
+            role: x.role,
+            daysLate: x.daysLate,
+            knownBy: "link_due_date",
+          })),
+        ...waits
+          .filter((w) => w.daysLate > 0)
+          .map((w) => ({
+            id: w.id,
+            role: "internal",
+            daysLate: w.daysLate,
+            knownBy: "typed_state",
+          })),
+      ].sort(
+        (a, b) =>
+          b.daysLate - a.daysLate ||
+          a.id - b.id ||
+          a.role.localeCompare(b.role) ||
+          a.knownBy.localeCompare(b.knownBy),
+      ),
+    };
+  }
+
+  it("counts and lists links and typed states past due, per scope, as the raw rows say", async () => {
+    expect(typed.length).toBeGreaterThan(6);
+    const scopes: Scope[] = [
+      {},
+      { programme: PROGRAMMES[0] },
+      { cohort: 2024 },
+      { programme: PROGRAMMES[2], cohort: 2025 },
+    ];
+    let typedSeen = 0;
+    for (const scope of scopes) {
+      const expected = await expectedLate(scope);
+      for (const limit of [3, 1000]) {
+        const late = await lateReports(t.db, scope, NOW, SETTINGS, limit);
+        expect(late.total).toBe(expected.late.length);
+        expect(
+          late.items.map((x) => ({
+            id: x.submissionId,
+            role: x.role,
+            daysLate: x.daysLate,
+            knownBy: x.knownBy,
+          })),
+        ).toEqual(expected.late.slice(0, limit));
+        typedSeen += late.items.filter((x) => x.knownBy === "typed_state").length;
+      }
+      // Each examiner's open links and those late now, through the page's figures.
+      const figures = await reportFigures(
+        t.db,
+        query({
+          programme: scope.programme,
+          cohort: scope.cohort === undefined ? undefined : String(scope.cohort),
+        }),
+        NOW,
+        SETTINGS,
+      );
+      for (const x of figures.current.examiners.items) {
+        const mine = expected.linked.filter((row) => row.examiner_id === x.examinerId);
+        expect(x.inProgress).toBe(mine.length);
+        expect(x.lateNow).toBe(mine.filter((row) => row.daysLate > 0).length);
+      }
+    }
+    expect(typedSeen).toBeGreaterThan(0);
+  });
+
+  it("a link sent later follows the record instead of its typed state", async () => {
+    // A typed state already late: its record gets a link, due on another day.
+    const first = typed.find((w) => days(w.at, today) - 60 > 0);
+    if (!first) throw new Error("no late typed state");
+    const before = await lateReports(t.db, {}, NOW, SETTINGS, 1000);
+    const at = "2025-10-01T09:00:00.000Z";
+    await t.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("examinations")
+        .values({
+          submission_id: first.id,
+          examiner_id: examinerIds[0] ?? 0,
+          role: "internal",
+          state: "sent",
+          nominated_by: null,
+          nominated_at: at,
+          sent_at: at,
+          due_on: "2025-11-12",
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await insertSubmissionEvents(trx, [
+        {
+          submissionId: first.id,
+          actorUserId: null,
+          at,
+          field: "examination.internal",
+          from: "nominated",
+          to: "sent",
+          kind: "send",
+          confirmedOutOfOrder: false,
+        },
+      ]);
+    });
+    typed.splice(typed.indexOf(first), 1);
+    const expected = await expectedLate({});
+    const after = await lateReports(t.db, {}, NOW, SETTINGS, 1000);
+    expect(after.total).toBe(expected.late.length);
+    const mine = after.items.filter((x) => x.submissionId === first.id);
+    expect(mine.map((x) => [x.knownBy, x.dueOn, x.daysLate])).toEqual([
+      ["link_due_date", "2025-11-12", days("2025-11-12", today)],
+    ]);
+    expect(
+      before.items.some((x) => x.submissionId === first.id && x.knownBy === "typed_state"),
+    ).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from "kysely";
+import { sql } from "kysely";
 import type { Executor } from "../db/database.js";
 import { ALL_COHORTS, ALL_PROGRAMMES, YEARLY, compactReportRollups } from "../db/report-rollups.js";
 
@@ -195,7 +195,8 @@ export async function readExaminerDurations(
 
 /**
  * Per examiner (of `ids`), links out now without a report (state "sent" or "received") and how
- * many of those are past their due date on `today`, for the scope's records.
+ * many of those are past their due date on `today`, for the scope's records: read from the open
+ * reports' rollups (migration 022), a range of due days per examiner.
  */
 export async function countOpenExaminations(
   db: Executor,
@@ -205,29 +206,144 @@ export async function countOpenExaminations(
 ): Promise<Map<number, { open: number; late: number }>> {
   const counts = new Map<number, { open: number; late: number }>();
   if (ids.length === 0) return counts;
-  const { programme, cohort } = scope;
+  const { programme, cohort } = scoped(scope);
   const rows = await db
-    .selectFrom("examinations as e")
-    .innerJoin("submissions as s", "s.id", "e.submission_id")
-    .where("e.examiner_id", "in", ids)
-    .where(sql<SqlBool>`e.state in ('sent', 'received')`)
-    .$if(programme !== undefined, (q) => q.where("s.programme", "=", programme ?? ""))
-    .$if(cohort !== undefined, (q) =>
-      q
-        .where("s.created_at", ">=", `${cohort ?? 0}-01-01`)
-        .where("s.created_at", "<", `${(cohort ?? 0) + 1}-01-01`),
-    )
+    .selectFrom("report_open_rollups")
+    .where("programme", "=", programme)
+    .where("cohort", "=", cohort)
+    .where("kind", "=", "link")
+    .where("examiner_id", "in", ids)
     .select([
-      "e.examiner_id",
-      (eb) => eb.fn.countAll<number>().as("open"),
-      sql<number>`sum(case when e.due_on < ${today} then 1 else 0 end)`.as("late"),
+      "examiner_id",
+      (eb) => eb.fn.sum<number>("n").as("open"),
+      sql<number>`sum(case when day < ${today} then n else 0 end)`.as("late"),
     ])
-    .groupBy("e.examiner_id")
+    .groupBy("examiner_id")
     .execute();
   for (const row of rows) {
     counts.set(row.examiner_id, { open: Number(row.open), late: Number(row.late ?? 0) });
   }
   return counts;
+}
+
+/**
+ * How many reports are late on `today` for the scope's records: links whose due day is before
+ * today, typed states typed before `typedBefore` (a day). Two ranges of the open reports' rollups.
+ */
+export async function countLateReports(
+  db: Executor,
+  scope: RollupScope,
+  today: string,
+  typedBefore: string,
+): Promise<{ linked: number; typed: number }> {
+  const { programme, cohort } = scoped(scope);
+  const count = (kind: "link" | "typed", before: string) =>
+    db
+      .selectFrom("report_open_rollups")
+      .where("programme", "=", programme)
+      .where("cohort", "=", cohort)
+      .where("kind", "=", kind)
+      .where("examiner_id", "=", 0)
+      .where("day", "<", before)
+      .select([
+        (eb) => eb.fn.sum<number>("n").as("n"),
+        (eb) => eb.fn.countAll<number>().as("rows"),
+        sql<number>`count(distinct day)`.as("days"),
+      ])
+      .executeTakeFirstOrThrow();
+  const [linked, typed] = await Promise.all([count("link", today), count("typed", typedBefore)]);
+  // PostgreSQL's appended changes (one row per day is the kept form): fold them now and then.
+  const extra = Number(linked.rows) - Number(linked.days) + Number(typed.rows) - Number(typed.days);
+  if (extra > COMPACT_AFTER_ROWS) await compactReportRollups(db);
+  return { linked: Number(linked.n ?? 0), typed: Number(typed.n ?? 0) };
+}
+
+export interface LateItemRow {
+  submission_id: number;
+  role: "internal" | "external";
+  examination_id: number;
+  day: string;
+}
+
+/**
+ * The first `limit` open reports of a kind due (or typed) before `before`, in the order the late
+ * list shows them (earliest day, then record and role), for the scope's records: one range of the
+ * index that serves the filters chosen (migration 022).
+ */
+export async function firstLateItems(
+  db: Executor,
+  scope: RollupScope,
+  kind: "link" | "typed",
+  before: string,
+  limit: number,
+): Promise<LateItemRow[]> {
+  const { programme, cohort } = scope;
+  return db
+    .selectFrom("report_open_items")
+    .select(["submission_id", "role", "examination_id", "day"])
+    .$if(programme !== undefined, (q) => q.where("programme", "=", programme ?? ""))
+    .$if(cohort !== undefined, (q) => q.where("cohort", "=", cohort ?? 0))
+    .where("kind", "=", kind)
+    .where("day", "<", before)
+    .orderBy("day")
+    .orderBy("submission_id")
+    .orderBy("role")
+    .limit(limit)
+    .execute();
+}
+
+/** What the late list shows of its first items: their records, examinations, examiners, waits. */
+export async function lateDetails(
+  db: Executor,
+  submissionIds: number[],
+  examinationIds: number[],
+  typedIds: number[],
+) {
+  const [submissions, examinations, waits] = await Promise.all([
+    submissionIds.length === 0
+      ? []
+      : db
+          .selectFrom("submissions")
+          .select([
+            "id",
+            "student_name",
+            "index_number",
+            "programme",
+            "internal_examiner",
+            "external_examiner",
+          ])
+          .where("id", "in", submissionIds)
+          .execute(),
+    examinationIds.length === 0
+      ? []
+      : db
+          .selectFrom("examinations")
+          .select(["id", "examiner_id", "due_on", "state", "sent_at"])
+          .where("id", "in", examinationIds)
+          .execute(),
+    typedIds.length === 0
+      ? []
+      : db
+          .selectFrom("examiner_waits")
+          .select(["submission_id", "role", "since"])
+          .where("submission_id", "in", typedIds)
+          .execute(),
+  ]);
+  const examinerIds = [...new Set(examinations.map((x) => x.examiner_id))];
+  const examiners =
+    examinerIds.length === 0
+      ? []
+      : await db
+          .selectFrom("examiners")
+          .select(["id", "name"])
+          .where("id", "in", examinerIds)
+          .execute();
+  return {
+    submissions: new Map(submissions.map((s) => [s.id, s])),
+    examinations: new Map(examinations.map((x) => [x.id, x])),
+    examiners: new Map(examiners.map((x) => [x.id, x.name])),
+    waits: new Map(waits.map((w) => [`${w.submission_id}|${w.role}`, w.since])),
+  };
 }
 
 /** Entered less left of a subject over all months: how many stand in it now. */

@@ -5,6 +5,7 @@ import {
   monthIndex,
   monthOfIndex,
   type Distribution,
+  type LateReport,
   type LateReports,
   type PeriodFigures,
   type ReportFigures,
@@ -13,10 +14,12 @@ import {
 import { EXAMINER_KINDS, RECOMMENDATIONS } from "../../common/examiners-constants.js";
 import type { Config } from "../config.js";
 import { nowIso, type Executor } from "../db/database.js";
-import { findLateReports } from "../examiners/late.js";
 import {
+  countLateReports,
   countOpenExaminations,
   countStanding,
+  firstLateItems,
+  lateDetails,
   pageOfExaminers,
   readDurations,
   readExaminerDurations,
@@ -228,8 +231,11 @@ export async function reportFigures(
 }
 
 /**
- * The late reports now (the one overdue list), most days late first: at most `limit` items and the
- * total. The dean's PDF lists them all by passing a larger limit.
+ * The late reports now (the one overdue list, server/examiners/late.ts's definition), most days
+ * late first: at most `limit` items and the total. The dean's PDF lists more by passing a larger
+ * limit. Read from the open reports (migration 022): the counts from their rollups, the first
+ * items from the index that serves the filters, so a programme or cohort never makes a read look
+ * up every open examination's record.
  */
 export async function lateReports(
   db: Executor,
@@ -238,5 +244,77 @@ export async function lateReports(
   settings: ReportSettings,
   limit: number,
 ): Promise<LateReports> {
-  return findLateReports(db, filters, nowIso(now).slice(0, 10), settings.reportOverdueDays, limit);
+  const today = nowIso(now).slice(0, 10);
+  const overdueDays = settings.reportOverdueDays;
+  // A typed state is late when its day + overdueDays is before today.
+  const typedBefore = addDays(today, -overdueDays);
+  const scope: RollupScope = { programme: filters.programme, cohort: filters.cohort };
+  const [counts, linkedItems, typedItems] = await Promise.all([
+    countLateReports(db, scope, today, typedBefore),
+    firstLateItems(db, scope, "link", today, limit),
+    firstLateItems(db, scope, "typed", typedBefore, limit),
+  ]);
+  const details = await lateDetails(
+    db,
+    [...new Set([...linkedItems, ...typedItems].map((r) => r.submission_id))],
+    linkedItems.map((r) => r.examination_id),
+    typedItems.map((r) => r.submission_id),
+  );
+  const items: LateReport[] = [];
+  for (const row of linkedItems) {
+    const s = details.submissions.get(row.submission_id);
+    const x = details.examinations.get(row.examination_id);
+    if (!s || !x || x.due_on === null) continue;
+    items.push({
+      submissionId: s.id,
+      studentName: s.student_name,
+      indexNumber: s.index_number,
+      programme: s.programme,
+      role: row.role,
+      examinerName: details.examiners.get(x.examiner_id) ?? null,
+      state: x.state === "received" ? "received" : "awaiting",
+      knownBy: "link_due_date",
+      dueOn: x.due_on,
+      since: x.sent_at ?? x.due_on,
+      daysLate: daysBetween(x.due_on, today),
+    });
+  }
+  for (const row of typedItems) {
+    const s = details.submissions.get(row.submission_id);
+    const since = details.waits.get(`${row.submission_id}|${row.role}`);
+    if (!s || since === undefined) continue;
+    const state = (row.role === "internal" ? s.internal_examiner : s.external_examiner) ?? "";
+    const dueOn = addDays(since, overdueDays);
+    items.push({
+      submissionId: s.id,
+      studentName: s.student_name,
+      indexNumber: s.index_number,
+      programme: s.programme,
+      role: row.role,
+      examinerName: null,
+      state: state === "received" ? "received" : "awaiting",
+      knownBy: "typed_state",
+      dueOn,
+      since,
+      daysLate: daysBetween(dueOn, today),
+    });
+  }
+  items.sort(
+    (a, b) =>
+      b.daysLate - a.daysLate ||
+      a.submissionId - b.submissionId ||
+      a.role.localeCompare(b.role) ||
+      a.knownBy.localeCompare(b.knownBy),
+  );
+  return { items: items.slice(0, limit), total: counts.linked + counts.typed, overdueDays };
+}
+
+const DAY_MS = 86_400_000;
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(date.slice(0, 10)) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { dialectOf } from "../dialect.js";
-import { rebuildReportRollups } from "../report-rollups.js";
+import { rebuildJourneyRollups } from "../report-rollups.js";
 
 /**
  * The Reports figures' rollups (issue 22, docs/decisions/025-report-figures.md).
@@ -83,7 +83,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       )
       .execute(db);
   }
-  await rebuildReportRollups(db as Kysely<Database>);
+  // The journeys' rollups only: the open reports' tables come with migration 022.
+  await rebuildJourneyRollups(db as Kysely<Database>);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
