@@ -292,16 +292,37 @@ describe("the Reports figures from a generated history", () => {
 
 describe("the period read as whole years and months", () => {
   it("reads whole years from yearly rows and the months around them from monthly rows", () => {
-    expect(periodRanges("2023-05", "2026-02")).toEqual([
-      { yearly: false, from: "2023-05", to: "2023-12" },
-      { yearly: true, from: "2024-00", to: "2025-00" },
-      { yearly: false, from: "2026-01", to: "2026-02" },
+    expect(periodRanges("2023-10", "2026-02")).toEqual([
+      { yearly: false, from: "2023-10", to: "2023-12", sign: 1 },
+      { yearly: true, from: "2024-00", to: "2025-00", sign: 1 },
+      { yearly: false, from: "2026-01", to: "2026-02", sign: 1 },
     ]);
     expect(periodRanges("2024-01", "2024-12")).toEqual([
-      { yearly: true, from: "2024-00", to: "2024-00" },
+      { yearly: true, from: "2024-00", to: "2024-00", sign: 1 },
     ]);
+    expect(periodRanges("2025-03", "2025-05")).toEqual([
+      { yearly: false, from: "2025-03", to: "2025-05", sign: 1 },
+    ]);
+  });
+
+  it("reads more than half a year as the year less the months outside the period", () => {
+    // The page's default: the twelve months ending with the current one.
     expect(periodRanges("2025-02", "2026-01")).toEqual([
-      { yearly: false, from: "2025-02", to: "2026-01" },
+      { yearly: true, from: "2025-00", to: "2025-00", sign: 1 },
+      { yearly: false, from: "2025-01", to: "2025-01", sign: -1 },
+      { yearly: false, from: "2026-01", to: "2026-01", sign: 1 },
+    ]);
+    expect(periodRanges("2023-05", "2026-09")).toEqual([
+      { yearly: true, from: "2023-00", to: "2023-00", sign: 1 },
+      { yearly: false, from: "2023-01", to: "2023-04", sign: -1 },
+      { yearly: true, from: "2024-00", to: "2025-00", sign: 1 },
+      { yearly: true, from: "2026-00", to: "2026-00", sign: 1 },
+      { yearly: false, from: "2026-10", to: "2026-12", sign: -1 },
+    ]);
+    expect(periodRanges("2025-02", "2025-11")).toEqual([
+      { yearly: true, from: "2025-00", to: "2025-00", sign: 1 },
+      { yearly: false, from: "2025-01", to: "2025-01", sign: -1 },
+      { yearly: false, from: "2025-12", to: "2025-12", sign: -1 },
     ]);
   });
 });

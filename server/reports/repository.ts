@@ -30,34 +30,69 @@ export interface DurationRow {
   n: number;
 }
 
+export interface PeriodRange {
+  yearly: boolean;
+  from: string;
+  to: string;
+  /** 1: the range's counts are added; -1: taken away (the months of a year outside the period). */
+  sign: 1 | -1;
+}
+
 /**
  * The period as ranges of the rollups: whole years read their yearly rows ("y." figures, month
- * "YYYY-00"), the months before the first whole year and after the last read monthly rows.
+ * "YYYY-00"). A part of a year read month by month would be up to eleven months of rows; when it
+ * is more than half the year it reads the year's rows less the months outside the period (the
+ * rolling twelve months Feb-Jan: the year and two months, not twelve months).
  */
-export function periodRanges(
-  from: string,
-  to: string,
-): { yearly: boolean; from: string; to: string }[] {
+export function periodRanges(from: string, to: string): PeriodRange[] {
   const fromYear = Number(from.slice(0, 4));
   const toYear = Number(to.slice(0, 4));
-  const firstWhole = from.endsWith("-01") ? fromYear : fromYear + 1;
-  const lastWhole = to.endsWith("-12") ? toYear : toYear - 1;
-  if (firstWhole > lastWhole) return [{ yearly: false, from, to }];
   const year = (y: number) => String(y).padStart(4, "0");
-  const ranges: { yearly: boolean; from: string; to: string }[] = [];
-  if (from < `${year(firstWhole)}-01`) {
-    ranges.push({ yearly: false, from, to: `${year(firstWhole - 1)}-12` });
+  const month = (y: number, m: number) => `${year(y)}-${String(m).padStart(2, "0")}`;
+  const ranges: PeriodRange[] = [];
+  /** Months first..last (1-12) of year y. */
+  const part = (y: number, first: number, last: number) => {
+    if (first === 1 && last === 12) return;
+    const inside = last - first + 1;
+    if (inside <= 6) {
+      ranges.push({ yearly: false, from: month(y, first), to: month(y, last), sign: 1 });
+      return;
+    }
+    ranges.push({ yearly: true, from: `${year(y)}-00`, to: `${year(y)}-00`, sign: 1 });
+    if (first > 1)
+      ranges.push({ yearly: false, from: month(y, 1), to: month(y, first - 1), sign: -1 });
+    if (last < 12)
+      ranges.push({ yearly: false, from: month(y, last + 1), to: month(y, 12), sign: -1 });
+  };
+  const fromMonth = Number(from.slice(5, 7));
+  const toMonth = Number(to.slice(5, 7));
+  if (fromYear === toYear) {
+    if (fromMonth === 1 && toMonth === 12) {
+      return [{ yearly: true, from: `${year(fromYear)}-00`, to: `${year(fromYear)}-00`, sign: 1 }];
+    }
+    part(fromYear, fromMonth, toMonth);
+    return ranges;
   }
-  ranges.push({ yearly: true, from: `${year(firstWhole)}-00`, to: `${year(lastWhole)}-00` });
-  if (to > `${year(lastWhole)}-12`) {
-    ranges.push({ yearly: false, from: `${year(lastWhole + 1)}-01`, to });
+  part(fromYear, fromMonth, 12);
+  const firstWhole = fromMonth === 1 ? fromYear : fromYear + 1;
+  const lastWhole = toMonth === 12 ? toYear : toYear - 1;
+  if (firstWhole <= lastWhole) {
+    ranges.push({
+      yearly: true,
+      from: `${year(firstWhole)}-00`,
+      to: `${year(lastWhole)}-00`,
+      sign: 1,
+    });
   }
+  part(toYear, 1, toMonth);
   return ranges;
 }
 
 /**
  * Per figure, subject and whole days, the count over the months from..to (YYYY-MM, included),
- * optionally of some subjects only.
+ * optionally of some subjects only. Name the subjects when they are known: the rollups' key is
+ * (programme, cohort, figure, subject, month, days), so without them a read goes through every
+ * month of each figure to find the period's (at a million records, most of the time of a read).
  */
 export async function readDurations(
   db: Executor,
@@ -99,9 +134,10 @@ export async function readDurations(
       const figure = range.yearly ? row.figure.slice(YEARLY.length) : row.figure;
       const days = Number(row.days);
       const key = `${figure}|${row.subject}|${days}`;
+      const n = range.sign * Number(row.n);
       const kept = counts.get(key);
-      if (kept) kept.n += Number(row.n);
-      else counts.set(key, { figure, subject: row.subject, days, n: Number(row.n) });
+      if (kept) kept.n += n;
+      else counts.set(key, { figure, subject: row.subject, days, n });
     }
   }
   // Only appended changes count here (a row per month of a key is the kept form): a read must not
@@ -117,13 +153,17 @@ export interface MonthCountRow {
   n: number;
 }
 
-/** Per month, figure and subject, the count (figures counted without days: entered, left). */
+/**
+ * Per month, figure and subject (of `subjects`), the count (figures counted without days:
+ * entered, left).
+ */
 export async function readMonthCounts(
   db: Executor,
   scope: RollupScope,
   from: string,
   to: string,
   figures: string[],
+  subjects: string[],
 ): Promise<MonthCountRow[]> {
   const { programme, cohort } = scoped(scope);
   const rows = await db
@@ -134,6 +174,7 @@ export async function readMonthCounts(
     .where("month", ">=", from)
     .where("month", "<=", to)
     .where("figure", "in", figures)
+    .where("subject", "in", subjects)
     .groupBy(["month", "figure", "subject"])
     .execute();
   return rows.map((row) => ({

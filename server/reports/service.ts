@@ -109,6 +109,19 @@ function countOf(h: Map<number, number> | undefined): number {
 }
 
 const DURATION_FIGURES = ["stage", "stage_unknown", "span", "span_unknown", "leg", "outcome"];
+/**
+ * Every subject of those figures, named so a read seeks each figure and subject's months in the
+ * rollups' key (programme, cohort, figure, subject, month, days) instead of reading every month
+ * of the figure (server/reports/repository.ts, readDurations).
+ */
+const DURATION_SUBJECTS = [
+  "",
+  ...REPORT_STAGES,
+  ...EXAMINER_KINDS.flatMap((kind) =>
+    ["link_to_download", "download_to_report", "link_to_report"].map((leg) => `${kind}:${leg}`),
+  ),
+  ...RECOMMENDATIONS,
+];
 
 async function periodFigures(
   db: Executor,
@@ -119,8 +132,8 @@ async function periodFigures(
   today: string,
 ): Promise<PeriodFigures> {
   const [durations, monthCounts, examiners, correctionsPending] = await Promise.all([
-    readDurations(db, scope, from, to, DURATION_FIGURES),
-    readMonthCounts(db, scope, from, to, ["entered", "left"]),
+    readDurations(db, scope, from, to, DURATION_FIGURES, DURATION_SUBJECTS),
+    readMonthCounts(db, scope, from, to, ["entered", "left"], [...REPORT_STAGES]),
     pageOfExaminers(db, examinerPage, REPORT_EXAMINER_PAGE_SIZE),
     countStanding(db, scope, "corrections"),
   ]);
