@@ -50,6 +50,8 @@ export interface ZipOptions {
   spoolDir?: string;
   /** For tests: smaller limits force the ZIP64 records. */
   limits?: Partial<ZipLimits>;
+  /** For tests: the directory's page size (64 KB), smaller to spool after a few entries. */
+  directoryPageSize?: number;
 }
 
 const DEFAULT_LIMITS: ZipLimits = { maxUint32: 0xfffffffe, maxEntries16: 0xfffe };
@@ -87,7 +89,7 @@ async function* zipChunks(
   options: ZipOptions,
 ): AsyncGenerator<Buffer> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const directory = new CentralDirectory(options.spoolDir);
+  const directory = new CentralDirectory(options.spoolDir, options.directoryPageSize ?? PAGE_SIZE);
   let offset = 0;
   let count = 0;
   try {
@@ -358,15 +360,15 @@ function endOfCentralDirectory(
  * spool folder is given. Read back, in order, once the last entry is written.
  */
 class CentralDirectory {
-  private page = Buffer.allocUnsafe(PAGE_SIZE);
+  private page: Buffer;
   private used = 0;
   private spool: { path: string; handle: fs.promises.FileHandle; size: number } | null = null;
 
-  constructor(private readonly spoolDir: string | undefined) {}
-
-  /** The temporary file's path while one is open (tests look for it). */
-  get spoolPath(): string | null {
-    return this.spool?.path ?? null;
+  constructor(
+    private readonly spoolDir: string | undefined,
+    private readonly pageSize: number,
+  ) {
+    this.page = Buffer.allocUnsafe(pageSize);
   }
 
   async add(record: Buffer): Promise<void> {
@@ -390,7 +392,7 @@ class CentralDirectory {
       await this.spool.handle.write(this.page, 0, this.used, this.spool.size);
       this.spool.size += this.used;
     }
-    this.page = Buffer.allocUnsafe(Math.max(PAGE_SIZE, needed));
+    this.page = Buffer.allocUnsafe(Math.max(this.pageSize, needed));
     this.used = 0;
   }
 
@@ -399,12 +401,12 @@ class CentralDirectory {
   async *pages(): AsyncGenerator<Buffer> {
     yield* this.full;
     if (this.spool) {
-      const buffer = Buffer.allocUnsafe(PAGE_SIZE);
       for (let at = 0; at < this.spool.size; ) {
+        // A buffer per read: the reader may still hold the last one.
+        const buffer = Buffer.allocUnsafe(PAGE_SIZE);
         const { bytesRead } = await this.spool.handle.read(buffer, 0, PAGE_SIZE, at);
         if (bytesRead === 0) throw new Error("the zip's spooled directory ended early");
-        // A copy: the reader may still hold the chunk when the buffer is refilled.
-        yield Buffer.from(buffer.subarray(0, bytesRead));
+        yield buffer.subarray(0, bytesRead);
         at += bytesRead;
       }
     }
