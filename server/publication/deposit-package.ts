@@ -33,7 +33,7 @@ export function metsDocument(record: PublishedRecord, links: FormatLinks): strin
     ...dspaceDcValues(record, links).map(([name, qualifier, value]) =>
       dimField("dc", name, qualifier, value),
     ),
-    ...dspaceEtdmsValues(record).map(([name, qualifier, value]) =>
+    ...dspaceEtdmsValues(record, links).map(([name, qualifier, value]) =>
       dimField("etdms", name, qualifier, value),
     ),
   ];

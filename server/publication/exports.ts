@@ -212,7 +212,7 @@ export async function* awardedIds(
   }
 }
 
-async function* awardedRecords(
+export async function* awardedRecords(
   db: Executor,
   range: { from: string; to: string },
   now: string,
@@ -313,7 +313,7 @@ async function* safEntries(
       mtime,
     });
     yield text("dublin_core.xml", XML_DECLARATION + dspaceDublinCore(record, deps.links));
-    yield text("metadata_etdms.xml", XML_DECLARATION + dspaceEtdms(record));
+    yield text("metadata_etdms.xml", XML_DECLARATION + dspaceEtdms(record, deps.links));
     yield text("license.txt", record.licence.text);
     yield text("contents", safContents(record));
     const file = record.file;
