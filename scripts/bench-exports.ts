@@ -9,8 +9,9 @@
 //   GET /api/admin/publication/export/saf     (DSpace Simple Archive Format zip, a file per item)
 //   GET /api/admin/publication/export/marcxml (one MARCXML collection)
 // over the whole award range: records per second, bytes, RSS growth. Target: RSS growth < 100 MB
-// (issue 11's figure for bulk exports) whatever the size. Writes the exports section of
-// docs/benchmarks.md.
+// (issue 11's figure for bulk exports) whatever the size; the zip is written by our streaming
+// writer (server/files/zip.ts, ADR 026 amendment), so a size past MAX_SAF_THESES is refused.
+// Writes the exports section of docs/benchmarks.md (with the commit and the load average).
 //
 // Options: --size N (20000), --sqlite-only, --postgres URL (default TEST_DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/test), --no-write (print only).

@@ -125,7 +125,7 @@ async function* zipChunks(
       } else {
         const source = await entry.data();
         const counted = (async function* (): AsyncGenerator<Buffer> {
-          for await (const chunk of source as AsyncIterable<Buffer | string>) {
+          for await (const chunk of chunksOf(source)) {
             const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
             crc = zlib.crc32(bytes, crc);
             uncompressed += bytes.length;
@@ -188,6 +188,37 @@ async function* zipChunks(
     yield endOfCentralDirectory(count, directorySize, directoryOffset, zip64End);
   } finally {
     await directory.close();
+  }
+}
+
+/**
+ * A stream's chunks, read with `read()` and waiting on its events: lighter than the stream's own
+ * async iterator, which sets up enough per stream that a zip of thousands of small files left the
+ * server's heap tens of MB larger before the collector caught up.
+ */
+async function* chunksOf(source: Readable): AsyncGenerator<Buffer | string> {
+  for (;;) {
+    const chunk: unknown = source.read();
+    if (chunk !== null) {
+      yield chunk as Buffer | string;
+      continue;
+    }
+    if (source.readableEnded) return;
+    if (source.errored) throw source.errored;
+    if (source.destroyed) throw new Error("the entry's data stream was closed early");
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        source.off("readable", done);
+        source.off("end", done);
+        source.off("error", done);
+        source.off("close", done);
+        resolve();
+      };
+      source.on("readable", done);
+      source.on("end", done);
+      source.on("error", done);
+      source.on("close", done);
+    });
   }
 }
 
