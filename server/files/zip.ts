@@ -124,19 +124,29 @@ async function* zipChunks(
         if (body.length > 0) yield body;
       } else {
         const source = await entry.data();
-        const counted = (async function* (): AsyncGenerator<Buffer> {
-          for await (const chunk of chunksOf(source)) {
-            const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-            crc = zlib.crc32(bytes, crc);
-            uncompressed += bytes.length;
-            yield bytes;
-          }
-        })();
-        const body: AsyncIterable<Buffer> = compress ? deflated(source, counted) : counted;
         try {
-          for await (const chunk of body) {
-            compressed += chunk.length;
-            yield chunk;
+          if (compress) {
+            const counted = (async function* (): AsyncGenerator<Buffer> {
+              for await (const chunk of chunksOf(source)) {
+                const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+                crc = zlib.crc32(bytes, crc);
+                uncompressed += bytes.length;
+                yield bytes;
+              }
+            })();
+            for await (const chunk of deflated(source, counted)) {
+              compressed += chunk.length;
+              yield chunk;
+            }
+          } else {
+            // Stored: the chunks go out as they come, through no generator of their own.
+            for await (const chunk of chunksOf(source)) {
+              const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+              crc = zlib.crc32(bytes, crc);
+              uncompressed += bytes.length;
+              compressed += bytes.length;
+              yield bytes;
+            }
           }
         } finally {
           if (!source.destroyed) source.destroy();
