@@ -309,9 +309,13 @@ async function* safEntries(
   for await (const record of records) {
     const folder = safFolder(record);
     const mtime = new Date(record.datestamp);
+    // Stored, not deflated: a few KB of XML a thesis saves little, and deflating thousands of
+    // small files left the server's RSS some 85 MB higher at 5,000 theses (zlib's native memory
+    // per call, released late; docs/benchmarks.md).
     const text = (name: string, value: string): ZipEntry => ({
       name: `${folder}/${name}`,
       data: Buffer.from(value, "utf8"),
+      compress: false,
       mtime,
     });
     yield text("dublin_core.xml", XML_DECLARATION + dspaceDublinCore(record, deps.links));
