@@ -95,9 +95,9 @@ export async function exportThesis(
 /**
  * The most theses one Simple Archive Format zip holds. The zip writer keeps only its directory's
  * records (about 100 bytes an entry, spooled to a temporary file), not yazl's 50-90 KB a thesis:
- * the server's peak RSS grew +156 MB (SQLite) and +182 MB (PostgreSQL) at 20,000, against yazl's
- * +265/+248 MB at 5,000, and four times the theses added under 20 MB (`npm run bench -- exports`,
- * docs/benchmarks.md: the 100 MB target is not met). 20,000 is the largest size measured. It also bounds the download: with real theses
+ * the server's peak RSS grew +55 MB (SQLite) and +148 MB (PostgreSQL) at 20,000, against yazl's
+ * +265/+248 MB at 5,000 (`npm run bench -- exports`, docs/benchmarks.md: the 100 MB target is met
+ * on SQLite, not on PostgreSQL). 20,000 is the largest size measured. It also bounds the download: with real theses
  * (3-10 MB each) 20,000 is 60-200 GB in one HTTP reply, which restarts from nothing if the
  * connection drops, and DSpace's import unpacks the whole zip before it starts. More than a large
  * school awards in a decade; a longer range is exported by years.
