@@ -13,12 +13,7 @@ import {
   MARC_COLLECTION_START,
   marcXmlInCollection,
 } from "./formats/marcxml.js";
-import {
-  findFinalThesisFile,
-  openFinalThesis,
-  readPublishedRecord,
-  readPublishedRecords,
-} from "./repository.js";
+import { findFinalThesisFile, openFinalThesis, readPublishedRecord } from "./repository.js";
 
 /**
  * The library's exports (docs/decisions/026-library-exports-and-deposit.md): one thesis, or every
@@ -224,22 +219,11 @@ export async function* awardedRecords(
   range: { from: string; to: string },
   now: string,
 ): AsyncGenerator<PublishedRecord> {
-  // A page of ids read whole in two queries (readPublishedRecords), not two queries a thesis.
-  let page: number[] = [];
-  const flush = async function* (): AsyncGenerator<PublishedRecord> {
-    const records = await readPublishedRecords(db, page, now);
-    for (const id of page) {
-      const record = records.get(id);
-      // Withdrawn or unpublished since the page was read: left out, as the page would have.
-      if (record && !record.withdrawn) yield record;
-    }
-    page = [];
-  };
   for await (const id of awardedIds(db, range)) {
-    page.push(id);
-    if (page.length === PAGE_SIZE) yield* flush();
+    const record = await readPublishedRecord(db, id, now);
+    // Withdrawn or unpublished since the page was read: left out, as the page would have.
+    if (record && !record.withdrawn) yield record;
   }
-  if (page.length > 0) yield* flush();
 }
 
 /** A document: the opening, each record as it is read, the closing; pulled as the reader reads. */
