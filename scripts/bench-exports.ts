@@ -9,11 +9,13 @@
 //   GET /api/admin/publication/export/saf     (DSpace Simple Archive Format zip, a file per item)
 //   GET /api/admin/publication/export/marcxml (one MARCXML collection)
 // over the whole award range: records per second, bytes, RSS growth. Target: RSS growth < 100 MB
-// (issue 11's figure for bulk exports) whatever the size. Writes the exports section of
-// docs/benchmarks.md.
+// (issue 11's figure for bulk exports) whatever the size; the zip is written by our streaming
+// writer (server/files/zip.ts, ADR 026 amendment), so a size past MAX_SAF_THESES is refused.
+// Writes the exports section of docs/benchmarks.md (with the commit and the load average).
 //
 // Options: --size N (20000), --sqlite-only, --postgres URL (default TEST_DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/test), --no-write (print only).
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -278,6 +280,7 @@ async function measure(
 
 export async function benchExports(argv: string[]): Promise<void> {
   const options = readOptions(argv);
+  const loadBefore = os.loadavg()[0] ?? 0;
   const rows: Row[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-bench-exports-"));
   try {
@@ -316,11 +319,18 @@ export async function benchExports(argv: string[]): Promise<void> {
     const growth = (r.peak - r.before) / MB;
     return `| ${r.database} | ${r.format} | ${r.records.toLocaleString("en")} | ${r.seconds.toFixed(1)} s | ${Math.round(r.records / r.seconds).toLocaleString("en")} | ${(r.bytes / MB).toFixed(0)} MB | ${(r.before / MB).toFixed(0)} -> ${(r.peak / MB).toFixed(0)} MB | +${growth.toFixed(0)} MB | ${growth < TARGET_GROWTH_MB ? "met" : "NOT met"} |`;
   });
+  const loadAfter = os.loadavg()[0] ?? 0;
+  let commit = "unknown";
+  try {
+    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  } catch {
+    // Not a checkout: the commit stays unknown.
+  }
   const failed = rows.filter((r) => (r.peak - r.before) / MB >= TARGET_GROWTH_MB);
   const body = [
     "## Library exports (issue 20, ADR 026)",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench -- exports --size ${options.size}\` on ${os.cpus()[0]?.model ?? "this machine"} (${os.cpus().length} cores), Node ${process.version}: every thesis published with a PDF, the whole award range read to its end through the route, the built server as one process, its VmRSS sampled every 100 ms. Target: RSS growth < ${TARGET_GROWTH_MB} MB.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench -- exports --size ${options.size}\` at commit ${commit} on ${os.cpus()[0]?.model ?? "this machine"} (${os.cpus().length} cores), Node ${process.version}, load average ${loadBefore.toFixed(1)} at the start and ${loadAfter.toFixed(1)} at the end: every thesis published with a PDF, the whole award range read to its end through the route, the built server as one process, its VmRSS sampled every 100 ms. Target: RSS growth < ${TARGET_GROWTH_MB} MB.`,
     "",
     "| Database | Format | Theses | Time | Theses/s | Size | RSS before -> peak | Growth | Target |",
     "|---|---|---|---|---|---|---|---|---|",

@@ -19,6 +19,12 @@ export interface Config {
   nodeEnv: "development" | "production" | "test";
   port: number;
   host: string;
+  /**
+   * The university, as the degree grantor in the library's formats (ETD-MS degree.grantor,
+   * DSpace's etdms.degree.grantor, MARC 502 $c and 710): ETS_INSTITUTION. Unset, each record's
+   * department stands in, as no better name is known (ADR 026).
+   */
+  universityName: string | null;
   publicUrl: string;
   /** true when PUBLIC_URL is https: cookies get Secure and responses HSTS. */
   secure: boolean;
@@ -619,6 +625,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     mailSecretsToLog: e.NODE_ENV !== "production",
     contactEmail: e.ETS_CONTACT_EMAIL ?? null,
+    universityName: e.ETS_INSTITUTION ?? null,
     publicSite: {
       repositoryName: e.ETS_REPOSITORY_NAME,
       institution: e.ETS_INSTITUTION ?? e.ETS_REPOSITORY_NAME,

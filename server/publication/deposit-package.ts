@@ -3,10 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { ZipFile } from "yazl";
 import type { PublishedRecord } from "../../common/publication.js";
 import type { Executor } from "../db/database.js";
 import type { FileStorage } from "../files/storage.js";
+import { zipStream, type ZipEntry } from "../files/zip.js";
 import { dspaceDcValues, dspaceEtdmsValues } from "./formats/dspace.js";
 import type { FormatLinks } from "./formats/links.js";
 import { element, textElement } from "./formats/xml.js";
@@ -33,7 +33,7 @@ export function metsDocument(record: PublishedRecord, links: FormatLinks): strin
     ...dspaceDcValues(record, links).map(([name, qualifier, value]) =>
       dimField("dc", name, qualifier, value),
     ),
-    ...dspaceEtdmsValues(record).map(([name, qualifier, value]) =>
+    ...dspaceEtdmsValues(record, links).map(([name, qualifier, value]) =>
       dimField("etdms", name, qualifier, value),
     ),
   ];
@@ -116,20 +116,27 @@ export async function buildPackage(
     deps.storage.stagingDir,
     `sword-${record.submissionId}-${randomBytes(6).toString("hex")}.zip`,
   );
-  const zip = new ZipFile();
-  zip.addBuffer(Buffer.from(metsDocument(record, deps.links), "utf8"), "mets.xml", {
-    mtime: new Date(record.datestamp),
-  });
+  const mtime = new Date(record.datestamp);
+  const entries: ZipEntry[] = [
+    { name: "mets.xml", data: Buffer.from(metsDocument(record, deps.links), "utf8"), mtime },
+  ];
   if (record.file) {
-    const opened = await openFinalThesis(deps.db, deps.storage, record.submissionId);
-    if (!opened) throw new Error("the final thesis file is no longer on record");
-    zip.addReadStream(opened.stream, safFileName(record.file.fileName), {
-      compress: false,
-      mtime: new Date(record.datestamp),
-      size: opened.size,
+    entries.push({
+      name: safFileName(record.file.fileName),
+      // Deflated, not stored: the entry's sizes follow its data (a data descriptor), and Java's
+      // ZipInputStream, which a repository may read the package with, refuses a stored entry
+      // whose sizes come after it. One file per deposit: the CPU is no concern.
+      mtime,
+      sizeHint: record.file.size,
+      // Opened when the zip reaches it, so a failure before then leaves no file open.
+      data: async () => {
+        const opened = await openFinalThesis(deps.db, deps.storage, record.submissionId);
+        if (!opened) throw new Error("the final thesis file is no longer on record");
+        return opened.stream;
+      },
     });
   }
-  zip.end();
+  const zip = zipStream(entries);
   const hash = createHash("md5");
   let size = 0;
   const measure = new Transform({
@@ -140,7 +147,7 @@ export async function buildPackage(
     },
   });
   try {
-    await pipeline(zip.outputStream, measure, fs.createWriteStream(target));
+    await pipeline(zip, measure, fs.createWriteStream(target));
   } catch (error) {
     removePackage(target);
     throw error;

@@ -9,7 +9,10 @@ import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { DC_NAMESPACE, OAI_DC_NAMESPACE } from "./formats/dublin-core.js";
 import { ETDMS_NAMESPACE } from "./formats/etdms.js";
 import { MARC_NAMESPACE } from "./formats/marcxml.js";
-import { awardedIds, countAwarded, exportAwarded } from "./exports.js";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { awardedIds, awardedRecords, countAwarded, exportAwarded, safZip } from "./exports.js";
 
 let t: TestApp;
 let admin: TestUser;
@@ -200,7 +203,7 @@ describe("one thesis's export", () => {
 
 describe("the bulk export by award date", () => {
   const range = "awardFrom=2031-01-01&awardTo=2031-12-31";
-  let inRange: { submissionId: number; title: string }[];
+  let inRange: { submissionId: number; title: string; bytes: Buffer | null }[];
 
   beforeAll(async () => {
     // Out of order on purpose: the export follows the award date, then the id.
@@ -212,7 +215,7 @@ describe("the bulk export by award date", () => {
     inRange = [];
     for (const spec of specs) {
       const thesis = await publishThesis(target(), spec);
-      inRange.push({ submissionId: thesis.submissionId, title: spec.title });
+      inRange.push({ submissionId: thesis.submissionId, title: spec.title, bytes: thesis.bytes });
     }
     await publishThesis(target(), { title: "Too early", awardDate: "2030-12-31" });
     await publishThesis(target(), { title: "Too late", awardDate: "2032-01-01" });
@@ -295,6 +298,65 @@ describe("the bulk export by award date", () => {
     }
   });
 
+  it("reads a range's zip back whole: one folder per thesis, every entry's CRC checked", async () => {
+    const res = await get(
+      `/api/admin/publication/export/saf?awardFrom=2031-01-01&awardTo=2031-12-31`,
+    );
+    expect(res.statusCode).toBe(200);
+    const zip = await JSZip.loadAsync(res.rawPayload, { checkCRC32: true });
+    const folders = new Set(Object.keys(zip.files).map((name) => name.split("/")[0]));
+    expect([...folders].sort()).toEqual(
+      inRange.map((thesis) => `item_${thesis.submissionId}`).sort(),
+    );
+    for (const thesis of inRange) {
+      const pdf = zip.file(`item_${thesis.submissionId}/Mensah thesis final.pdf`);
+      if (thesis.bytes) {
+        expect((await pdf!.async("nodebuffer")).equals(thesis.bytes)).toBe(true);
+      } else {
+        expect(pdf).toBeNull();
+      }
+    }
+  });
+
+  it("when the client goes away halfway, stops reading records and removes the zip's spooled directory", async () => {
+    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), "ets-saf-spool-"));
+    try {
+      let recordsRead = 0;
+      let recordsClosed = false;
+      async function* tracked() {
+        try {
+          for await (const record of awardedRecords(
+            t.db,
+            { from: "2031-01-01", to: "2031-12-31" },
+            new Date().toISOString(),
+          )) {
+            recordsRead += 1;
+            yield record;
+          }
+        } finally {
+          recordsClosed = true;
+        }
+      }
+      const deps = { db: t.db, storage: t.app.storage, links: t.config };
+      // A tiny directory page: the first thesis's entries already spill to the spool file.
+      const zip = safZip(tracked(), deps, { spoolDir, directoryPageSize: 256 });
+      let bytes = 0;
+      for await (const chunk of zip) {
+        bytes += (chunk as Buffer).length;
+        if (recordsRead === 2) break; // the second thesis has started: the reader goes away
+      }
+      if (!zip.closed) await new Promise((resolve) => zip.once("close", resolve));
+      expect(bytes).toBeGreaterThan(0);
+      expect(recordsRead).toBe(2);
+      expect(recordsClosed).toBe(true);
+      expect(fs.readdirSync(spoolDir)).toEqual([]);
+      // The database is free for the next export.
+      expect(await countAwarded(t.db, { from: "2031-01-01", to: "2031-12-31" })).toBe(3);
+    } finally {
+      fs.rmSync(spoolDir, { recursive: true, force: true });
+    }
+  });
+
   it("names the field when the range is wrong", async () => {
     const backwards = await get(
       `/api/admin/publication/export/dc?awardFrom=2031-12-31&awardTo=2031-01-01`,
@@ -319,5 +381,38 @@ describe("the bulk export by award date", () => {
     );
     expect(res.statusCode).toBe(200);
     expect(await marcRecords(res.body)).toEqual([]);
+  });
+});
+
+describe("the university's name (ETS_INSTITUTION)", () => {
+  it("is the degree grantor in the SAF export's etdms file and MARC 502 $c, the department staying in 710 $b", async () => {
+    const named = await createTestApp({ ETS_INSTITUTION: "University of Ghana" });
+    try {
+      const namedAdmin = await createUser(named.db, "admin");
+      const thesis = await publishThesis({ db: named.db, storage: named.app.storage });
+      const base = `/api/admin/submissions/${thesis.indexNumber}/publication/export`;
+      const saf = await named.app.inject({ url: `${base}/saf`, headers: namedAdmin.headers });
+      expect(saf.statusCode).toBe(200);
+      const zip = await JSZip.loadAsync(saf.rawPayload);
+      const degree = dcValues(
+        await zip.file(`item_${thesis.submissionId}/metadata_etdms.xml`)!.async("string"),
+      );
+      expect(degree.get("degree.grantor")).toEqual(["University of Ghana"]);
+      expect(degree.get("degree.discipline")).toEqual(["MPhil Earth Science"]);
+
+      const marc = await named.app.inject({ url: `${base}/marcxml`, headers: namedAdmin.headers });
+      const [record] = await marcRecords(marc.body);
+      const values = (tag: string, code: string) =>
+        record!
+          .get(new RegExp(`^${tag}$`))
+          .flatMap((field) => field.subfields ?? [])
+          .filter((sub) => sub.code === code)
+          .map((sub) => sub.value);
+      expect(values("502", "c")).toEqual(["University of Ghana"]);
+      expect(values("710", "a")).toEqual(["University of Ghana"]);
+      expect(values("710", "b")).toHaveLength(1);
+    } finally {
+      await named.close();
+    }
   });
 });

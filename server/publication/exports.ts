@@ -1,10 +1,9 @@
-import { once } from "node:events";
 import { Readable } from "node:stream";
-import { ZipFile } from "yazl";
 import type { PublishedRecord } from "../../common/publication.js";
 import { nowIso, type Executor } from "../db/database.js";
 import { AppError, conflict, notFound, validationError } from "../errors.js";
 import type { FileStorage } from "../files/storage.js";
+import { zipStream, type ZipEntry, type ZipOptions } from "../files/zip.js";
 import { dublinCore } from "./formats/dublin-core.js";
 import { dspaceDublinCore, dspaceEtdms } from "./formats/dspace.js";
 import { etdms } from "./formats/etdms.js";
@@ -94,14 +93,16 @@ export async function exportThesis(
 }
 
 /**
- * The most theses one Simple Archive Format zip holds. A zip ends with a directory of every entry,
- * so the zip writer (yazl) keeps every entry, and what its data function holds, until the end,
- * and looks through its entries from the first at each step: the server's memory grows with the
- * theses in the zip, 50-90 KB each (`npm run bench -- exports`: +265 MB at 5,000, +86/+136 MB at
- * 1,500 on SQLite/PostgreSQL, +69 MB at 1,000 on SQLite). This cap keeps it near the 100 MB target;
- * the XML formats keep nothing per record and have no limit.
+ * The most theses one Simple Archive Format zip holds. The zip writer keeps only its directory's
+ * records (about 100 bytes an entry, spooled to a temporary file), not yazl's 50-90 KB a thesis:
+ * the server's peak RSS grew +55 MB (SQLite) and +148 MB (PostgreSQL) at 20,000, against yazl's
+ * +265/+248 MB at 5,000 (`npm run bench -- exports`, docs/benchmarks.md: the 100 MB target is met
+ * on SQLite, not on PostgreSQL). 20,000 is the largest size measured. It also bounds the download: with real theses
+ * (3-10 MB each) 20,000 is 60-200 GB in one HTTP reply, which restarts from nothing if the
+ * connection drops, and DSpace's import unpacks the whole zip before it starts. More than a large
+ * school awards in a decade; a longer range is exported by years.
  */
-export const MAX_SAF_THESES = 1000;
+export const MAX_SAF_THESES = 20_000;
 
 /** Published, not withdrawn theses awarded in the range. */
 export async function countAwarded(
@@ -213,7 +214,7 @@ export async function* awardedIds(
   }
 }
 
-async function* awardedRecords(
+export async function* awardedRecords(
   db: Executor,
   range: { from: string; to: string },
   now: string,
@@ -287,77 +288,53 @@ export function safContents(record: PublishedRecord): string {
 
 /**
  * The zip, one item folder per record: `dublin_core.xml`, `metadata_etdms.xml`, `license.txt`
- * (the licence the student accepted), `contents` and the thesis file. The next record is read
- * only when the zip reaches this one's last entry, and waits while the reader is behind, so at
- * most one record and one open file are held at a time.
+ * (the licence the student accepted), `contents` and the thesis file. The zip writer pulls the
+ * entries as the reader reads, so the next record is read only when the last one's file has gone
+ * out, and a file is opened only when its entry starts: one record and one open file at a time.
+ * The zip's directory is spooled to the store's staging folder (server/files/zip.ts), so memory
+ * stays flat however many theses the range holds.
  */
-export function safZip(records: AsyncIterable<PublishedRecord>, deps: ExportDeps): Readable {
-  const zip = new ZipFile();
-  const output = zip.outputStream as Readable;
-  const iterator = records[Symbol.asyncIterator]();
-  const fail = (error: unknown) => {
-    output.destroy(error instanceof Error ? error : new Error(String(error)));
-  };
-  zip.on("error", fail);
-
-  const addNext = async (): Promise<void> => {
-    // The reader is behind: let it catch up before reading another record.
-    const writable = output as unknown as NodeJS.WritableStream & { writableNeedDrain?: boolean };
-    if (writable.writableNeedDrain) await once(output, "drain");
-    const next = await iterator.next();
-    if (next.done) {
-      zip.end();
-      return;
-    }
-    addItem(next.value);
-  };
-  const addNextSafely = (): void => {
-    addNext().catch(fail);
-  };
-
-  const addItem = (record: PublishedRecord): void => {
-    const folder = safFolder(record);
-    const mtime = new Date(record.datestamp);
-    const add = (name: string, text: string) =>
-      zip.addBuffer(Buffer.from(text, "utf8"), `${folder}/${name}`, { mtime });
-    add("dublin_core.xml", XML_DECLARATION + dspaceDublinCore(record, deps.links));
-    add("metadata_etdms.xml", XML_DECLARATION + dspaceEtdms(record));
-    add("license.txt", record.licence.text);
-    const contents = safContents(record);
-    if (!record.file) {
-      // No file: the contents entry is the item's last, and reaching it reads the next record.
-      zip.addReadStreamLazy(`${folder}/contents`, { mtime }, (done) => {
-        done(null, Readable.from([Buffer.from(contents, "utf8")]));
-        addNextSafely();
-      });
-      return;
-    }
-    add("contents", contents);
-    const file = record.file;
-    zip.addReadStreamLazy(
-      `${folder}/${safFileName(file.fileName)}`,
-      { compress: false, mtime, size: file.size },
-      (done) => {
-        openFinalThesis(deps.db, deps.storage, record.submissionId).then(
-          (opened) => {
-            if (!opened) {
-              done(new Error(`the thesis file of ${record.submissionId} is gone`), emptyStream());
-              return;
-            }
-            done(null, opened.stream);
-            addNextSafely();
-          },
-          (error: unknown) => done(error, emptyStream()),
-        );
-      },
-    );
-  };
-
-  addNextSafely();
-  return output;
+export function safZip(
+  records: AsyncIterable<PublishedRecord>,
+  deps: ExportDeps,
+  zipOptions: ZipOptions = { spoolDir: deps.storage.stagingDir },
+): Readable {
+  return zipStream(safEntries(records, deps), zipOptions);
 }
 
-/** yazl's callback wants a stream even with an error; it never reads this one. */
-function emptyStream(): NodeJS.ReadableStream {
-  return Readable.from([]);
+async function* safEntries(
+  records: AsyncIterable<PublishedRecord>,
+  deps: ExportDeps,
+): AsyncGenerator<ZipEntry> {
+  for await (const record of records) {
+    const folder = safFolder(record);
+    const mtime = new Date(record.datestamp);
+    // Stored, not deflated: a few KB of XML a thesis saves little, and deflating thousands of
+    // small files left the server's RSS some 85 MB higher at 5,000 theses (zlib's native memory
+    // per call, released late; docs/benchmarks.md).
+    const text = (name: string, value: string): ZipEntry => ({
+      name: `${folder}/${name}`,
+      data: Buffer.from(value, "utf8"),
+      compress: false,
+      mtime,
+    });
+    yield text("dublin_core.xml", XML_DECLARATION + dspaceDublinCore(record, deps.links));
+    yield text("metadata_etdms.xml", XML_DECLARATION + dspaceEtdms(record, deps.links));
+    yield text("license.txt", record.licence.text);
+    yield text("contents", safContents(record));
+    const file = record.file;
+    if (!file) continue;
+    yield {
+      name: `${folder}/${safFileName(file.fileName)}`,
+      // PDFs hardly deflate; stored, they cost no CPU.
+      compress: false,
+      mtime,
+      sizeHint: file.size,
+      data: async () => {
+        const opened = await openFinalThesis(deps.db, deps.storage, record.submissionId);
+        if (!opened) throw new Error(`the thesis file of ${record.submissionId} is gone`);
+        return opened.stream;
+      },
+    };
+  }
 }

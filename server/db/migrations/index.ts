@@ -21,6 +21,7 @@ import * as m019 from "./019_report_rollups.js";
 import * as m020 from "./020_deposits.js";
 import * as m021 from "./021_public_downloads.js";
 import * as m022 from "./022_report_open_rollups.js";
+import * as m024 from "./024_publication_datestamp_on_edit.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   "020_deposits": m020,
   "021_public_downloads": m021,
   "022_report_open_rollups": m022,
+  "024_publication_datestamp_on_edit": m024,
 };
 
 export const migrationProvider: MigrationProvider = {

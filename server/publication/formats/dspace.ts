@@ -1,5 +1,11 @@
 import type { PublishedRecord } from "../../../common/publication.js";
-import { embargoedUntil, type FormatLinks, handleUrl, publicPageUrl } from "./links.js";
+import {
+  degreeGrantor,
+  embargoedUntil,
+  type FormatLinks,
+  handleUrl,
+  publicPageUrl,
+} from "./links.js";
 import { ETDMS_DEGREE_LEVEL } from "./etdms.js";
 import { element, textElement } from "./xml.js";
 
@@ -44,12 +50,12 @@ export function dspaceDcValues(record: PublishedRecord, links: FormatLinks): DcV
 }
 
 /** The thesis's degree, in the "etdms" schema (degree.name, .level, .discipline, .grantor). */
-export function dspaceEtdmsValues(record: PublishedRecord): DcValue[] {
+export function dspaceEtdmsValues(record: PublishedRecord, links: FormatLinks): DcValue[] {
   return [
     ["degree", "name", record.degree.name],
     ["degree", "level", ETDMS_DEGREE_LEVEL[record.degree.level]],
     ["degree", "discipline", record.programme],
-    ["degree", "grantor", record.department],
+    ["degree", "grantor", degreeGrantor(links, record)],
   ];
 }
 
@@ -57,6 +63,6 @@ export function dspaceDublinCore(record: PublishedRecord, links: FormatLinks): s
   return dspaceFile("dc", dspaceDcValues(record, links));
 }
 
-export function dspaceEtdms(record: PublishedRecord): string {
-  return dspaceFile("etdms", dspaceEtdmsValues(record));
+export function dspaceEtdms(record: PublishedRecord, links: FormatLinks): string {
+  return dspaceFile("etdms", dspaceEtdmsValues(record, links));
 }

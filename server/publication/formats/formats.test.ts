@@ -2,12 +2,14 @@ import { MarcRecord } from "@natlibfi/marc-record";
 import { MARCXML } from "@natlibfi/marc-record-serializers";
 import { describe, expect, it } from "vitest";
 import { parseXml, samplePublishedRecord, textsOf } from "../../../testing/published-records.js";
+import { dspaceEtdms } from "./dspace.js";
 import { DC_NAMESPACE, OAI_DC_NAMESPACE, dublinCore } from "./dublin-core.js";
 import { ETDMS_NAMESPACE, etdms } from "./etdms.js";
 import { MARC_NAMESPACE, abstractParts, marcXml } from "./marcxml.js";
 import { escapeAttribute, escapeText, xmlSafe } from "./xml.js";
 
 const links = { publicUrl: "https://theses.example.edu" };
+const withUniversity = { ...links, universityName: "University of Ghana" };
 const strict = { strict: true } as const;
 
 /** The MARC library's reading of our MARCXML, validated strictly (leader, tags, characters). */
@@ -93,6 +95,24 @@ describe("ETD-MS 1.1", () => {
     expect(textsOf(root, ETDMS_NAMESPACE, "grantor")).toEqual(["Department of Earth Science"]);
   });
 
+  it("names the university as the grantor when its name is set, in ETD-MS and in DSpace's etdms file, and the department when unset", () => {
+    const root = parseXml(etdms(samplePublishedRecord(), withUniversity)).documentElement!;
+    expect(textsOf(root, ETDMS_NAMESPACE, "grantor")).toEqual(["University of Ghana"]);
+    expect(textsOf(root, ETDMS_NAMESPACE, "discipline")).toEqual(["Earth Science"]);
+    // DSpace's etdms schema file says the same.
+    const dspace = parseXml(dspaceEtdms(samplePublishedRecord(), withUniversity)).documentElement!;
+    const grantors = Array.from(dspace.getElementsByTagName("dcvalue"))
+      .filter((node) => node.getAttribute("qualifier") === "grantor")
+      .map((node) => node.textContent);
+    expect(grantors).toEqual(["University of Ghana"]);
+    const unset = parseXml(dspaceEtdms(samplePublishedRecord(), links)).documentElement!;
+    expect(
+      Array.from(unset.getElementsByTagName("dcvalue"))
+        .filter((node) => node.getAttribute("qualifier") === "grantor")
+        .map((node) => node.textContent),
+    ).toEqual(["Department of Earth Science"]);
+  });
+
   it("gives a master's degree level 1", () => {
     const record = samplePublishedRecord({
       degree: { name: "Master of Philosophy", abbreviation: "MPhil", level: "masters" },
@@ -138,6 +158,20 @@ describe("MARCXML", () => {
       "https://hdl.handle.net/123456789/7",
     ]);
     expect(subfield(marc, "506", "a")).toEqual([]);
+  });
+
+  it("names the university in 502 $c and 710 with the department as its unit, or the department alone when unset", async () => {
+    const marc = await readMarc(marcXml(samplePublishedRecord(), withUniversity));
+    expect(subfield(marc, "502", "c")).toEqual(["University of Ghana"]);
+    expect(subfield(marc, "710", "a")).toEqual(["University of Ghana"]);
+    expect(subfield(marc, "710", "b")).toEqual(["Department of Earth Science"]);
+    expect(subfield(marc, "710", "e")).toEqual(["degree granting institution"]);
+    expect(marc.get(/^710$/)[0]!.ind1).toBe("2");
+
+    const unset = await readMarc(marcXml(samplePublishedRecord(), links));
+    expect(subfield(unset, "502", "c")).toEqual(["Department of Earth Science"]);
+    expect(subfield(unset, "710", "a")).toEqual(["Department of Earth Science"]);
+    expect(subfield(unset, "710", "b")).toEqual([]);
   });
 
   it("notes a running embargo in 506", async () => {

@@ -1,11 +1,23 @@
 import type { PublishedRecord } from "../../../common/publication.js";
 
 /**
- * What the formats need besides the record: where the public pages live. `Config` has this
- * shape (its `publicUrl`, PUBLIC_URL without a trailing slash), so callers pass `app.config`.
+ * What the formats need besides the record: where the public pages live, and the university's
+ * name. `Config` has this shape (its `publicUrl`, PUBLIC_URL without a trailing slash, and
+ * `universityName`, ETS_INSTITUTION), so callers pass `app.config`.
  */
 export interface FormatLinks {
   publicUrl: string;
+  /** The university that grants the degree; absent or null, the record's department stands in. */
+  universityName?: string | null;
+}
+
+/** Who grants the degree: the university when its name is set, else the record's department. */
+export function degreeGrantor(
+  links: FormatLinks,
+  record: Pick<PublishedRecord, "department">,
+): string {
+  const name = links.universityName?.trim();
+  return name ? name : record.department;
 }
 
 /** The thesis's public page (`/theses/:id`, served by the public pages). */

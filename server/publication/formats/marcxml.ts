@@ -1,4 +1,10 @@
-import { embargoedUntil, type FormatLinks, handleUrl, publicPageUrl } from "./links.js";
+import {
+  degreeGrantor,
+  embargoedUntil,
+  type FormatLinks,
+  handleUrl,
+  publicPageUrl,
+} from "./links.js";
 import type { PublishedRecord } from "../../../common/publication.js";
 import { type Attributes, element, textElement } from "./xml.js";
 
@@ -20,7 +26,8 @@ type Subfield = [code: string, value: string];
  * author, 245 the title, 264 its year, 300 the extent, 502 the dissertation note (degree,
  * grantor, year), 506 the embargo while it holds, 520 the abstract, 650 the programme as a
  * subject (second indicator 4: source not given), 653 the keywords (uncontrolled), 700 the
- * supervisors (with the ORCID iD as a URI in $1), 856 the public page and the repository item.
+ * supervisors (with the ORCID iD as a URI in $1), 710 the degree-granting university and
+ * department, 856 the public page and the repository item.
  */
 export function marcXml(record: PublishedRecord, links: FormatLinks): string {
   return marcRecord(record, links, {
@@ -56,7 +63,7 @@ function marcRecord(record: PublishedRecord, links: FormatLinks, attributes: Att
     dataField("300", " ", " ", [["a", "1 online resource"]]),
     dataField("502", " ", " ", [
       ["b", record.degree.name],
-      ["c", record.department],
+      ["c", degreeGrantor(links, record)],
       ["d", year],
     ]),
     ...(until ? [dataField("506", "1", " ", [["a", `Files under embargo until ${until}.`]])] : []),
@@ -70,6 +77,7 @@ function marcRecord(record: PublishedRecord, links: FormatLinks, attributes: Att
         ...(supervisor.orcid ? [["1", `https://orcid.org/${supervisor.orcid}`] as Subfield] : []),
       ]),
     ),
+    degreeGrantingBody(record, links),
     dataField("856", "4", "0", [
       ["u", publicPageUrl(links, record)],
       ["z", "The thesis's public page"],
@@ -84,6 +92,21 @@ function marcRecord(record: PublishedRecord, links: FormatLinks, attributes: Att
       : []),
   ];
   return element("record", fields, attributes);
+}
+
+/**
+ * 710 2_ the degree-granting body: the university with the department as its subordinate unit
+ * ($b), or the department alone when the university's name is not set; $e its relationship (RDA).
+ */
+function degreeGrantingBody(record: PublishedRecord, links: FormatLinks): string {
+  const university = links.universityName?.trim();
+  const names: Subfield[] = university
+    ? [
+        ["a", university],
+        ["b", record.department],
+      ]
+    : [["a", record.department]];
+  return dataField("710", "2", " ", [...names, ["e", "degree granting institution"]]);
 }
 
 /**
