@@ -78,6 +78,9 @@ test("the student fills the metadata, accepts the licence and chooses a 1-year e
 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto("/dashboard/status");
+  // The section loads as the student scrolls near it (web/components/ui/WhenNear.tsx): scroll
+  // down to the details below it, as a student would.
+  await page.getByRole("heading", { name: "Submission Details" }).scrollIntoViewIfNeeded();
   const section = page.getByRole("region", { name: "Publication" });
   await expect(section).toBeVisible();
 
@@ -146,6 +149,7 @@ test("the student fills the metadata, accepts the licence and chooses a 1-year e
 
   // The student sees where the thesis is published, and that the file waits for the embargo.
   await page.reload();
+  await page.getByRole("heading", { name: "Submission Details" }).scrollIntoViewIfNeeded();
   await expect(section.getByText("Where it stands: Published")).toBeVisible();
   await expect(section.getByRole("link", { name: `/theses/${submission.id}` })).toBeVisible();
   await expect(section.getByText(/available from 20 July 2027/)).toBeVisible();

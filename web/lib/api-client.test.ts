@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, api, unwrap } from "./api-client.js";
 
-/** The generated client keeps the old client's behaviour: one fetch(url, init), same-origin. */
-describe("api (openapi-fetch, typed by the generated contract)", () => {
+/**
+ * The client keeps the behaviour it had over openapi-fetch (ADR 021): one fetch(url, init),
+ * same-origin, JSON, the server's errors as ApiError; its types are the generated contract's.
+ */
+describe("api (typed by the generated contract)", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   function answer(status: number, body: unknown) {
@@ -68,6 +71,67 @@ describe("api (openapi-fetch, typed by the generated contract)", () => {
     expect(error.message).toBe("The server answered 502. Please try again.");
   });
 
+  it("sends a FormData body as it is, with no JSON content type", async () => {
+    const fetch = answer(200, { data: { ok: true } });
+    const form = new FormData();
+    form.append("file", new Blob(["index_number\n"]), "import.csv");
+    // A multipart route declares no JSON body in the contract: its callers pass FormData `as never`.
+    await unwrap(api.POST("/api/admin/import/preview", { body: form as never }));
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe("/api/admin/import/preview");
+    expect(init.method).toBe("POST");
+    expect(init.body).toBe(form);
+    expect(new Headers(init.headers).get("content-type")).toBeNull();
+    expect(new Headers(init.headers).get("accept")).toBe("application/json");
+  });
+
+  it("sends no body and no content type on a read, and passes the abort signal", async () => {
+    const fetch = answer(200, { user: null });
+    const controller = new AbortController();
+    await unwrap(api.GET("/api/session", { signal: controller.signal }));
+    const [, init] = fetch.mock.calls[0]!;
+    expect(init.method).toBe("GET");
+    expect(init.body).toBeUndefined();
+    expect(init.signal).toBe(controller.signal);
+    expect(new Headers(init.headers).get("content-type")).toBeNull();
+  });
+
+  it("answers null for a 2xx with an empty body", async () => {
+    answer(200, undefined);
+    await expect(unwrap(api.POST("/api/logout"))).resolves.toBeNull();
+  });
+
+  it("keeps the status and no body when an error answer is not JSON", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("<html>Bad gateway</html>", { status: 502 })),
+    );
+    const error = await unwrap(api.GET("/api/session")).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 502, code: "error", body: null, fields: [] });
+  });
+
+  it("turns a 401 into an ApiError with the server's code and body", async () => {
+    answer(401, { success: false, code: "unauthorized", message: "Please sign in." });
+    const error = await unwrap(api.GET("/api/me")).catch((e) => e);
+    expect(error).toMatchObject({ status: 401, code: "unauthorized", message: "Please sign in." });
+    expect(error.body).toEqual({
+      success: false,
+      code: "unauthorized",
+      message: "Please sign in.",
+    });
+  });
+
+  it("gives status 0 when a 2xx answer is not JSON", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("<html>proxy page</html>")),
+    );
+    const error = await unwrap(api.GET("/api/session")).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.isNetworkError).toBe(true);
+  });
+
   it("gives status 0 when there is no answer at all, and lets an abort through", async () => {
     vi.stubGlobal("fetch", vi.fn().mockRejectedValue(new TypeError("Failed to fetch")));
     const error = await unwrap(api.GET("/api/session")).catch((e) => e);
@@ -84,3 +148,30 @@ describe("api (openapi-fetch, typed by the generated contract)", () => {
 });
 
 const contact = { email: "ama", message: "Hello" };
+
+/**
+ * Compile-time checks: `npm run typecheck` fails if a wrong call below stops being an error
+ * (each line names the mistake), or if an answer's type stops matching the contract.
+ */
+export async function typeChecks(): Promise<void> {
+  const examiners = await unwrap(api.GET("/api/admin/examiners"));
+  const total: number = examiners.total;
+  // @ts-expect-error -- the answer's `total` is a number, not a string
+  const asText: string = examiners.total;
+  // @ts-expect-error -- no such path
+  void api.GET("/api/no-such-route");
+  // @ts-expect-error -- the path has no POST
+  void api.POST("/api/session");
+  // @ts-expect-error -- the path parameter is required
+  void api.GET("/api/submissions/{indexNumber}");
+  void api.PUT("/api/submissions/{indexNumber}/thesis", {
+    params: { path: { indexNumber: "PG1" } },
+    // @ts-expect-error -- the body's `title` must be a string
+    body: { title: 1, abstract: "On soil" },
+  });
+  // @ts-expect-error -- the body is required
+  void api.PUT("/api/submissions/{indexNumber}/thesis", {
+    params: { path: { indexNumber: "PG1" } },
+  });
+  void [total, asText];
+}

@@ -25,6 +25,12 @@ import { api, unwrap } from "../../lib/api-client.js";
 
 export type Side = "student" | "admin";
 
+/** What each part of a record's screen takes: the student's section and the school's panel. */
+export interface PublicationPartProps {
+  indexNumber: string;
+  view: PublicationView;
+}
+
 export function publicationKey(side: Side, indexNumber: string) {
   return ["publication", side, indexNumber] as const;
 }

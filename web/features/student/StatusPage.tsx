@@ -14,14 +14,15 @@ import { ExaminationSection } from "./ExaminationSection.js";
 import { ProgressTracker } from "./ProgressTracker.js";
 import { toProgress, type SubmissionStatus } from "./progress.js";
 import { FactList } from "../../components/ui/FactList.js";
+import { WhenNear } from "../../components/ui/WhenNear.js";
 import { studentPublicationQuery } from "./api/publication-record.js";
 
 const LOADING = "Loading submission details...";
 
-// Publication (issue 20) is a chunk of its own, loaded after the page: the first load stays light.
-const loadPublicationSection = () => import("./publication/PublicationSection.js");
+// Publication (issue 20) is a chunk of its own, far down the page, loaded when the student scrolls
+// within a screen of it (WhenNear): the first load stays within its script budget (110 kB).
 const PublicationSection = lazy(() =>
-  loadPublicationSection().then((m) => ({ default: m.PublicationSection })),
+  import("./publication/PublicationSection.js").then((m) => ({ default: m.PublicationSection })),
 );
 
 export function StatusPage() {
@@ -32,12 +33,11 @@ export function StatusPage() {
   const timeline = useTimeline(indexNumber);
   // Asked for at once rather than after the status arrives; "Your documents" reads the same query.
   useSubmissionDocuments(indexNumber);
-  // The Publication section's code and record are asked for with the status rather than after it
-  // arrives: the section then shows with the rest of the page instead of a round trip later.
+  // The Publication section's record is asked for with the status rather than after its code
+  // arrives: when the student scrolls to it, only the code is left to fetch.
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!indexNumber) return;
-    void loadPublicationSection();
     void queryClient.prefetchQuery(studentPublicationQuery(indexNumber));
   }, [indexNumber, queryClient]);
 
@@ -146,9 +146,11 @@ function SubmissionView({
 
       <DocumentsSection indexNumber={indexNumber} />
 
-      <Suspense fallback={null}>
-        <PublicationSection indexNumber={indexNumber} />
-      </Suspense>
+      <WhenNear>
+        <Suspense fallback={null}>
+          <PublicationSection indexNumber={indexNumber} />
+        </Suspense>
+      </WhenNear>
 
       <div className="status__facts">
         <section className="card" aria-labelledby="details-title">

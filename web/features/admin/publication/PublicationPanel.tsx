@@ -12,6 +12,7 @@ import {
   useDegrees,
   usePublication,
   useWithdraw,
+  type PublicationPartProps,
 } from "../../publication/api.js";
 import { errorProps, fieldErrorsOf } from "../../publication/field-errors.js";
 import {
@@ -58,6 +59,9 @@ function toReviewValues(view: PublicationView): ReviewValues {
  * still needs, the metadata review (correct, confirm), the embargo's approval, withdrawal, and
  * the library's actions (deposit, exports: ./LibraryActions.tsx).
  */
+/** A part of the panel: the record, and where it says what it did (the panel's live region). */
+type ReviewPartProps = PublicationPartProps & { onAnnounce: (message: string) => void };
+
 export function PublicationPanel({
   submissionId,
   indexNumber,
@@ -139,15 +143,7 @@ export function PublicationPanel({
   );
 }
 
-function MetadataReview({
-  indexNumber,
-  view,
-  onAnnounce,
-}: {
-  indexNumber: string;
-  view: PublicationView;
-  onAnnounce: (message: string) => void;
-}) {
+function MetadataReview({ indexNumber, view, onAnnounce }: ReviewPartProps) {
   const headingId = useId();
   const id = useId();
   const correct = useCorrectMetadata(indexNumber);
@@ -303,15 +299,7 @@ function MetadataReview({
   );
 }
 
-function EmbargoReview({
-  indexNumber,
-  view,
-  onAnnounce,
-}: {
-  indexNumber: string;
-  view: PublicationView;
-  onAnnounce: (message: string) => void;
-}) {
+function EmbargoReview({ indexNumber, view, onAnnounce }: ReviewPartProps) {
   const headingId = useId();
   const id = useId();
   const decide = useDecideEmbargo(indexNumber);
@@ -405,15 +393,7 @@ function EmbargoReview({
   );
 }
 
-function Withdrawal({
-  indexNumber,
-  view,
-  onAnnounce,
-}: {
-  indexNumber: string;
-  view: PublicationView;
-  onAnnounce: (message: string) => void;
-}) {
+function Withdrawal({ indexNumber, view, onAnnounce }: ReviewPartProps) {
   const headingId = useId();
   const reasonId = useId();
   const withdraw = useWithdraw(indexNumber);

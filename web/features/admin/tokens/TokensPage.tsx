@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import {
   API_TOKEN_SCOPES,
   API_TOKEN_SCOPE_LABELS,
@@ -10,6 +10,7 @@ import {
 import { Alert } from "../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../components/ui/ConfirmDialog.js";
 import { Loading } from "../../../components/ui/Loading.js";
+import { SecretShownOnce } from "../../../components/ui/SecretShownOnce.js";
 import { ApiError } from "../../../lib/api-client.js";
 import { formatDateTime } from "../../../lib/format.js";
 import { messageFor } from "../../../lib/form-errors.js";
@@ -41,17 +42,10 @@ export function TokensPage() {
   const [expiresInDays, setExpiresInDays] = useState<number>(90);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
-  const [copied, setCopied] = useState<string | null>(null);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [confirming, setConfirming] = useState<ApiToken | null>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const scopesRef = useRef<HTMLInputElement>(null);
-  const newTokenRef = useRef<HTMLHeadingElement>(null);
-
-  // The new token's panel takes the focus once shown, so a screen reader reads it out.
-  useEffect(() => {
-    if (created) newTokenRef.current?.focus();
-  }, [created]);
 
   const toggleScope = (scope: ApiTokenScope, on: boolean) =>
     setScopes((current) =>
@@ -77,7 +71,6 @@ export function TokensPage() {
     create.mutate(parsed.data, {
       onSuccess: (answer) => {
         setCreated(answer);
-        setCopied(null);
         setName("");
         setScopes([]);
       },
@@ -93,15 +86,6 @@ export function TokensPage() {
         });
       },
     });
-  };
-
-  const copy = async (token: string) => {
-    try {
-      await navigator.clipboard.writeText(token);
-      setCopied("Copied to the clipboard.");
-    } catch {
-      setCopied("Your browser did not let us copy. Select the token and copy it yourself.");
-    }
   };
 
   const doRevoke = (token: ApiToken) =>
@@ -141,42 +125,18 @@ export function TokensPage() {
       </p>
 
       {created ? (
-        <div className="token-created" aria-labelledby="token-created-title">
-          <h2 id="token-created-title" tabIndex={-1} ref={newTokenRef}>
-            Token “{created.data.name}” created
-          </h2>
+        <SecretShownOnce
+          title={<>Token “{created.data.name}” created</>}
+          label="The new token"
+          value={created.token}
+          copyLabel="Copy token"
+          onDone={() => setCreated(null)}
+        >
           <p>
             <strong>Copy it now: you will not see it again.</strong> We keep only a fingerprint of
             it, so nobody can show it to you later.
           </p>
-          <label htmlFor="token-value" className="token-created__label">
-            The new token
-          </label>
-          <div className="token-created__value">
-            <input
-              id="token-value"
-              className="input"
-              readOnly
-              value={created.token}
-              spellCheck={false}
-              autoComplete="off"
-              onFocus={(event) => event.currentTarget.select()}
-            />
-            <button type="button" className="button" onClick={() => void copy(created.token)}>
-              Copy token
-            </button>
-          </div>
-          <p role="status" className="token-created__copied">
-            {copied ?? ""}
-          </p>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => setCreated(null)}
-          >
-            I have copied it
-          </button>
-        </div>
+        </SecretShownOnce>
       ) : null}
 
       {feedback ? (

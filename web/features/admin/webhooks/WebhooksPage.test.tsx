@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import type { WebhookDelivery, WebhookEndpoint } from "../../../../common/webhooks.js";
 import { mockApi, renderPage } from "../test/harness.js";
@@ -119,13 +119,19 @@ describe("the webhooks page", () => {
     await userEvent.click(screen.getByRole("checkbox", { name: "Outcome released" }));
     await userEvent.click(screen.getByRole("checkbox", { name: "Submission created" }));
     await userEvent.click(screen.getByRole("button", { name: "Add webhook" }));
-    const secretBox = await screen.findByLabelText("Signing secret");
-    expect(secretBox).toHaveValue("whsec_shown-once");
-    expect(secretBox).toHaveFocus();
+    // The secret's region is announced: its heading takes the focus (SecretShownOnce).
+    const heading = await screen.findByRole("heading", { name: "Webhook added" });
+    await waitFor(() => expect(heading).toHaveFocus());
+    const region = screen.getByRole("region", { name: "Webhook added" });
+    expect(within(region).getByLabelText("Signing secret")).toHaveValue("whsec_shown-once");
+    expect(within(region).getByText(/it is not shown again/)).toBeInTheDocument();
+    expect(within(region).getByRole("button", { name: "Copy secret" })).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/admin/webhooks")[0]!.body).toEqual({
       url: "https://library.example.org/in",
       events: ["submission.created", "outcome.released"],
     });
+    await userEvent.click(within(region).getByRole("button", { name: "I have copied it" }));
+    expect(screen.queryByLabelText("Signing secret")).toBeNull();
   });
 
   it("opens an endpoint's delivery log with each attempt, and sends a delivery again", async () => {

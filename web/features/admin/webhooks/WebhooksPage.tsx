@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import {
   WEBHOOK_EVENT_LABELS,
@@ -11,6 +11,7 @@ import { TextField } from "../../../components/form/Field.js";
 import { Alert } from "../../../components/ui/Alert.js";
 import { ConfirmDialog } from "../../../components/ui/ConfirmDialog.js";
 import { Loading } from "../../../components/ui/Loading.js";
+import { SecretShownOnce } from "../../../components/ui/SecretShownOnce.js";
 import { ApiError } from "../../../lib/api-client.js";
 import { messageFor } from "../../../lib/form-errors.js";
 import { LoadError } from "../components/LoadError.js";
@@ -46,11 +47,6 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<{ url: string; value: string } | null>(null);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [deleting, setDeleting] = useState<WebhookEndpoint | null>(null);
-  const secretRef = useRef<HTMLInputElement>(null);
-  // The secret is shown once: focus goes to it (selected, ready to copy).
-  useEffect(() => {
-    if (secret) secretRef.current?.focus();
-  }, [secret]);
 
   const setParam = (changes: Record<string, string | null>) =>
     setParams((current) => {
@@ -166,21 +162,18 @@ export function WebhooksPage() {
       </p>
 
       {secret ? (
-        <Alert tone="success" title="Webhook added">
+        <SecretShownOnce
+          title="Webhook added"
+          label="Signing secret"
+          value={secret.value}
+          copyLabel="Copy secret"
+          onDone={() => setSecret(null)}
+        >
           <p>
             This is the secret of the webhook to {secret.url}. Copy it now and keep it in the
             receiving system: it is not shown again.
           </p>
-          <label htmlFor="webhook-secret">Signing secret</label>
-          <input
-            id="webhook-secret"
-            ref={secretRef}
-            className="input webhook-secret"
-            readOnly
-            value={secret.value}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-        </Alert>
+        </SecretShownOnce>
       ) : null}
       {feedback ? (
         <Alert tone={feedback.tone}>

@@ -14,6 +14,7 @@ import {
   useLicenceVersion,
   usePublication,
   useSaveStudentMetadata,
+  type PublicationPartProps,
 } from "../../publication/api.js";
 import { errorProps, fieldErrorsOf } from "../../publication/field-errors.js";
 import { EMBARGO_CHOICES, EMBARGO_LABELS } from "../../publication/constants.js";
@@ -103,7 +104,7 @@ function WherePublished({ view }: { view: PublicationView }) {
   );
 }
 
-function MetadataPart({ indexNumber, view }: { indexNumber: string; view: PublicationView }) {
+function MetadataPart({ indexNumber, view }: PublicationPartProps) {
   const headingId = useId();
   const save = useSaveStudentMetadata(indexNumber);
   const [values, setValues] = useState<MetadataValues>(() => toMetadataValues(view));
@@ -199,7 +200,7 @@ export function MetadataFacts({ view }: { view: PublicationView }) {
   );
 }
 
-function LicencePart({ indexNumber, view }: { indexNumber: string; view: PublicationView }) {
+function LicencePart({ indexNumber, view }: PublicationPartProps) {
   const headingId = useId();
   const checkId = useId();
   const licence = useCurrentLicence();
@@ -296,7 +297,7 @@ function AcceptedLicence({ version }: { version: number }) {
   );
 }
 
-function EmbargoPart({ indexNumber, view }: { indexNumber: string; view: PublicationView }) {
+function EmbargoPart({ indexNumber, view }: PublicationPartProps) {
   const headingId = useId();
   const reasonId = useId();
   const choose = useChooseEmbargo(indexNumber);
