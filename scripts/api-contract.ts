@@ -9,7 +9,7 @@ import { createTestApp } from "../testing/test-app.js";
 /**
  * The API contract as files in the repository (docs/decisions/021-api-contract.md): the document
  * the server serves at /api/openapi.json, and the TypeScript types openapi-typescript makes from
- * it, which the web app's client (web/lib/api-client.ts, openapi-fetch) is typed with. Both are
+ * it, which the web app's client (web/lib/api-client.ts, our typed fetch) is typed with. Both are
  * made from the routes, never edited by hand: `npm run api:generate` writes them, the build runs
  * it, and scripts/api-contract.test.ts fails when the committed copies differ from a fresh run.
  */
@@ -49,7 +49,7 @@ export async function generateContract(): Promise<ContractFiles> {
     await t.close();
   }
   const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
-    // `paths["/api/x"]["get"]` without `| undefined` on every method: what openapi-fetch expects.
+    // `paths["/api/x"]["get"]` without `| undefined` on every method: what the typed client expects.
     alphabetize: false,
   });
   const types = `${TYPES_HEADER}\n${astToString(ast)}`;
