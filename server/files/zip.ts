@@ -124,6 +124,10 @@ async function* zipChunks(
         if (body.length > 0) yield body;
       } else {
         const source = await entry.data();
+        // chunksOf reads a failure from `source.errored`; without a listener of its own, an error
+        // emitted while no read is waiting (the reader busy with the last chunk) would be thrown
+        // as an uncaught exception and end the process.
+        source.on("error", noteFailure);
         try {
           if (compress) {
             const counted = (async function* (): AsyncGenerator<Buffer> {
@@ -206,6 +210,11 @@ async function* zipChunks(
  * async iterator, which sets up enough per stream that a zip of thousands of small files left the
  * server's heap tens of MB larger before the collector caught up.
  */
+/** The source's 'error' listener: the failure itself is read from `source.errored`. */
+function noteFailure(): void {
+  // Nothing to do here: chunksOf throws `source.errored` at its next read.
+}
+
 async function* chunksOf(source: Readable): AsyncGenerator<Buffer | string> {
   for (;;) {
     const chunk: unknown = source.read();
