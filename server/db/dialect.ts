@@ -743,6 +743,236 @@ export async function dropSubmissionSearchPostings(db: Kysely<any>): Promise<voi
 }
 
 // ---------------------------------------------------------------------------------------------
+// The public list's search index (migration 023_public_search, docs/decisions/006-search.md and
+// 027-oai-pmh-and-public-pages.md)
+//
+// The admin list's machinery extended to what the public list searches: one lower-cased text per
+// listed thesis, "title ␟ author ␟ keyword ␟ keyword …" (␟ being chr(31), which searchableText
+// strips from every term, so no match spans two parts), indexed by trigram: SQLite an FTS5
+// trigram table `publications_search` (its own content, rowid = submission id), PostgreSQL the
+// column `publications.search_text` with a pg_trgm GIN index. Only a listed thesis (published,
+// not withdrawn, with its award date, embargo choice, licence and degree: what public-repository's
+// `listed` asks) has a text; any other has none, so the index's count of a term is the list's.
+// Database triggers keep it in step with every write to `publications` and to a submission's
+// title or name.
+
+/** The conditions under which a publication is listed on /theses, for a row alias (`new`, `p`). */
+function listedSql(row: string): string {
+  return ["published_at", "award_date", "embargo_choice", "licence_version", "degree_id"]
+    .map((c) => `${row}.${c} is not null`)
+    .concat(`${row}.withdrawn_at is null`)
+    .join(" and ");
+}
+
+/** Columns whose change can add a thesis to the list, remove it, or change its keywords. */
+const PUBLIC_SEARCH_COLUMNS =
+  "keywords, published_at, withdrawn_at, award_date, embargo_choice, licence_version, degree_id";
+
+/** SQLite: the searched text of a publication (`pub`) and its submission (`sub`). */
+function sqlitePublicText(pub: string, sub: string): string {
+  return `lower(coalesce(${sub}.thesis_title, '') || char(31) || ${sub}.student_name || char(31) ||
+    coalesce((select group_concat(value, char(31)) from json_each(${pub}.keywords)), ''))`;
+}
+
+export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+    await sql`alter table publications add column search_text text`.execute(db);
+    await sql
+      .raw(
+        `create function publications_search_text(title text, name text, keywords text)
+      returns text language sql stable as $$
+        select lower(coalesce(title, '') || chr(31) || name || chr(31) ||
+          coalesce((select string_agg(k, chr(31)) from json_array_elements_text(keywords::json) as k), ''))
+      $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create function publications_search_fill() returns trigger language plpgsql as $$
+      begin
+        if ${listedSql("new")} then
+          select publications_search_text(s.thesis_title, s.student_name, new.keywords)
+            into new.search_text from submissions s where s.id = new.submission_id;
+        else
+          new.search_text := null;
+        end if;
+        return new;
+      end $$`,
+      )
+      .execute(db);
+    // search_text in the column list: the submissions' trigger below sets it to have it computed.
+    await sql
+      .raw(
+        `create trigger publications_search_fill
+      before insert or update of ${PUBLIC_SEARCH_COLUMNS}, search_text on publications
+      for each row execute function publications_search_fill()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create function publications_search_of_submission() returns trigger
+      language plpgsql as $$
+      begin
+        update publications set search_text = null where submission_id = new.id;
+        return null;
+      end $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger publications_search_of_submission
+      after update of thesis_title, student_name on submissions for each row
+      when (old.thesis_title is distinct from new.thesis_title
+        or old.student_name is distinct from new.student_name)
+      execute function publications_search_of_submission()`,
+      )
+      .execute(db);
+    await sql`update publications set search_text = null`.execute(db);
+    // fastupdate off, as the admin list's index (ADR 006): no pending list for searches to scan.
+    await sql`create index publications_search_trgm on publications using gin (search_text gin_trgm_ops) with (fastupdate = off)`.execute(
+      db,
+    );
+    return;
+  }
+  await sql`create virtual table publications_search using fts5(search_text, tokenize='trigram')`.execute(
+    db,
+  );
+  const insertNew = `insert into publications_search(rowid, search_text)
+      select new.submission_id, ${sqlitePublicText("new", "s")} from submissions s
+      where s.id = new.submission_id and ${listedSql("new")};`;
+  await sql
+    .raw(
+      `create trigger publications_search_insert after insert on publications begin
+      ${insertNew}
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_search_update
+    after update of ${PUBLIC_SEARCH_COLUMNS} on publications begin
+      delete from publications_search where rowid = old.submission_id;
+      ${insertNew}
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_search_delete after delete on publications begin
+      delete from publications_search where rowid = old.submission_id;
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_search_of_submission
+    after update of thesis_title, student_name on submissions
+    when old.thesis_title is not new.thesis_title or old.student_name is not new.student_name
+    begin
+      update publications_search set search_text =
+        (select ${sqlitePublicText("p", "new")} from publications p where p.submission_id = new.id)
+      where rowid = new.id;
+    end`,
+    )
+    .execute(db);
+  await rebuildPublicSearchIndex(db);
+}
+
+/** Fills the public search index from the tables (the migration; a bulk load after its rows). */
+export async function rebuildPublicSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`update publications set search_text = null`.execute(db);
+    return;
+  }
+  await sql`delete from publications_search`.execute(db);
+  await sql
+    .raw(
+      `insert into publications_search(rowid, search_text)
+    select p.submission_id, ${sqlitePublicText("p", "s")}
+    from publications p join submissions s on s.id = p.submission_id
+    where ${listedSql("p")} order by p.submission_id`,
+    )
+    .execute(db);
+}
+
+export async function dropPublicSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`drop trigger if exists publications_search_of_submission on submissions`.execute(db);
+    await sql`drop trigger if exists publications_search_fill on publications`.execute(db);
+    await sql`drop function if exists publications_search_of_submission()`.execute(db);
+    await sql`drop function if exists publications_search_fill()`.execute(db);
+    await sql`drop index if exists publications_search_trgm`.execute(db);
+    await sql`alter table publications drop column if exists search_text`.execute(db);
+    await sql`drop function if exists publications_search_text(text, text, text)`.execute(db);
+    return;
+  }
+  for (const trigger of ["insert", "update", "delete", "of_submission"]) {
+    await sql`drop trigger if exists ${sql.raw(`publications_search_${trigger}`)}`.execute(db);
+  }
+  await sql`drop table if exists publications_search`.execute(db);
+}
+
+/**
+ * "The listed thesis's title, author or a keyword contains `term`, ignoring case", on
+ * `publications as p`, through the public search index when the term has a trigram (the admin
+ * list's submissionSearchCondition, for the public list).
+ */
+export function publicSearchCondition(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
+  const text = searchableText(term);
+  if (dialectOf(db) === "postgres") {
+    return sql<SqlBool>`p.search_text like lower(${containsPattern(text)}) escape '\\'`;
+  }
+  if (searchIndexServes(text)) {
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`p.submission_id in (select rowid from publications_search where publications_search match ${phrase})`;
+  }
+  return publicSearchRowByRow(db, term);
+}
+
+/**
+ * The same condition tested on each row's own text, never through the index: what a walk along
+ * the list's order checks, and the short terms' scan. The same matches as the index for ASCII
+ * terms (isAsciiTerm), as searchConditionRowByRow is for the admin list.
+ */
+export function publicSearchRowByRow(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
+  const pattern = containsPattern(searchableText(term));
+  if (dialectOf(db) === "postgres") {
+    // `|| ''`: the same value, but not the indexed expression, so the planner cannot turn this
+    // into a bitmap of every match.
+    return sql<SqlBool>`(p.search_text || '') like lower(${pattern}) escape '\\'`;
+  }
+  // The FTS5 table read by rowid (a lookup, not a match); SQLite's LIKE ignores ASCII case.
+  return sql<SqlBool>`exists (select 1 from publications_search f where f.rowid = p.submission_id and f.search_text like ${pattern} escape '\\')`;
+}
+
+/**
+ * How many listed theses the term alone matches, counted no further than `limit`, in the index
+ * without visiting the theses; undefined when the index cannot serve the term (no trigram).
+ */
+export async function countPublicSearchMatches(
+  db: Kysely<any>,
+  term: string,
+  limit: number,
+): Promise<number | undefined> {
+  const text = searchableText(term).trim();
+  if (!searchIndexServes(text)) return undefined;
+  if (dialectOf(db) === "postgres") {
+    const { rows } = await sql<{ count: string | number }>`
+      select count(*) as count from (
+        select 1 from publications p where p.search_text like lower(${containsPattern(text)}) escape '\\' limit ${limit}
+      ) as capped`.execute(db);
+    return Number(rows[0]?.count ?? 0);
+  }
+  const phrase = `"${text.replace(/"/g, '""')}"`;
+  const { rows } = await sql<{ count: number }>`
+    select count(*) as count from (
+      select rowid from publications_search where publications_search match ${phrase} limit ${limit}
+    )`.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Planner statistics after a bulk write (docs/decisions/018-statistics-after-imports.md)
 
 /** The tables a bulk write (an import's apply) reports its changes for. */

@@ -20,6 +20,7 @@ import * as m018 from "./018_webhooks.js";
 import * as m019 from "./019_report_rollups.js";
 import * as m020 from "./020_deposits.js";
 import * as m021 from "./021_public_downloads.js";
+import * as m023 from "./023_public_search.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   "019_report_rollups": m019,
   "020_deposits": m020,
   "021_public_downloads": m021,
+  "023_public_search": m023,
 };
 
 export const migrationProvider: MigrationProvider = {
