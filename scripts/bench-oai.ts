@@ -15,7 +15,8 @@
 // --sqlite-only, --postgres-only, --postgres URL (postgres://postgres@127.0.0.1:5432/test),
 // --no-write (print only), --load-only (load, keep, measure nothing), --keep (keep the loaded
 // databases), --sqlite-file PATH and --postgres-db NAME (measure an existing loaded database kept
-// by --keep or --load-only, without loading; or load into that file or database and keep it).
+// by --keep or --load-only, without loading; or load into that file or database and keep it),
+// --list-only (time the public list alone, no OAI-PMH pages or harvest).
 // Loading needs no lock; hold it for the timed part: flock /tmp/ets-bench.lock npm run bench -- oai.
 import fs from "node:fs";
 import os from "node:os";
@@ -44,6 +45,7 @@ interface Options {
   postgresUrl: string | null;
   write: boolean;
   loadOnly: boolean;
+  listOnly: boolean;
   keep: boolean;
   sqliteFile: string | null;
   postgresDb: string | null;
@@ -61,6 +63,7 @@ function readOptions(argv: string[]): Options {
       postgres: { type: "string" },
       "no-write": { type: "boolean" },
       "load-only": { type: "boolean" },
+      "list-only": { type: "boolean" },
       keep: { type: "boolean" },
       "sqlite-file": { type: "string" },
       "postgres-db": { type: "string" },
@@ -68,14 +71,16 @@ function readOptions(argv: string[]): Options {
   });
   return {
     size: Number(values.size ?? 1_000_000),
-    rounds: Number(values.rounds ?? 200),
-    harvest: Number(values.harvest ?? 0),
+    // --list-only: no timed pages, and a harvest that stops after its first page.
+    rounds: values["list-only"] ? 0 : Number(values.rounds ?? 200),
+    harvest: values["list-only"] ? 1 : Number(values.harvest ?? 0),
     sqlite: !values["postgres-only"],
     postgresUrl: values["sqlite-only"]
       ? null
       : (values.postgres ?? "postgres://postgres@127.0.0.1:5432/test"),
     write: !values["no-write"] && !values["load-only"],
     loadOnly: Boolean(values["load-only"]),
+    listOnly: Boolean(values["list-only"]),
     keep: Boolean(values.keep || values["load-only"]),
     sqliteFile: values["sqlite-file"] ?? null,
     postgresDb: values["postgres-db"] ?? null,
@@ -384,6 +389,10 @@ async function measure(
   }
   const harvestSeconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
+  // With --expose-gc (NODE_OPTIONS): what the harvest left behind once collected, to tell a leak
+  // (retained) from a collector that let garbage pile up (peak only).
+  global.gc?.();
+  const retainedMb = (process.memoryUsage().rss - rssStart) / 1024 / 1024;
 
   const list: [string, number, number][] = [];
   for (const [label, query] of [
@@ -419,7 +428,8 @@ async function measure(
   };
   console.log(
     `${name}: ListRecords page p50 ${ms(figures.pageP50)}, p95 ${ms(figures.pageP95)} (first page ${ms(firstPage)}); ` +
-      `harvest ${records} records in ${harvestSeconds.toFixed(1)} s, RSS growth ${figures.harvestRssGrowthMb.toFixed(1)} MB`,
+      `harvest ${records} records in ${harvestSeconds.toFixed(1)} s, RSS growth ${figures.harvestRssGrowthMb.toFixed(1)} MB` +
+      (global.gc ? ` (${retainedMb.toFixed(1)} MB after a full collection)` : ""),
   );
   for (const [label, p50, p95] of list)
     console.log(`  /theses ${label}: p50 ${ms(p50)}, p95 ${ms(p95)}`);

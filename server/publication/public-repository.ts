@@ -95,9 +95,10 @@ type TermTest = "index" | "row";
 
 /**
  * The query's conditions. `term`: through the search index, or row by row (a walk; a term
- * without a trigram is always tested row by row). `unindexed`: the programme tested as
- * `programme || ''`, the same value, so no planner turns a walk along the list's order into
- * "every thesis of the programme, then sort" (the admin list's walk does the same).
+ * without a trigram is always tested row by row). `unindexed` (a walk): the conditions on the
+ * publication alone, the programme tested in a subquery as `programme || ''`, the same value, so
+ * no planner turns a walk along the list's order into "every thesis of the programme, then sort"
+ * (the admin list's walk does the same).
  */
 function conditions(
   db: Executor,
@@ -112,7 +113,7 @@ function conditions(
   if (query.programme) {
     out.push(
       unindexed
-        ? sql<SqlBool>`(submissions.programme || '') = ${query.programme}`
+        ? sql<SqlBool>`exists (select 1 from submissions as s where s.id = p.submission_id and (s.programme || '') = ${query.programme})`
         : sql<SqlBool>`submissions.programme = ${query.programme}`,
     );
   }
@@ -191,16 +192,30 @@ export async function listPublicTheses(
     inListOrder(pageColumns(q)).limit(pageSize).offset(offset).execute();
 
   const indexed = conditions(db, query, "index");
-  // The capped count: a term alone in the search index, which holds listed theses only; else
-  // the matching rows counted, from the publications alone unless the programme is asked.
-  const counted =
-    text !== undefined && !filtered
-      ? await countPublicSearchMatches(db, text, totalCap + 1)
+  // The term the index can count: the search term, or else a keyword link's keyword.
+  const keyword = query.keyword?.trim();
+  const indexTerm =
+    text ?? (keyword !== undefined && searchIndexServes(keyword) ? keyword : undefined);
+  const termCount =
+    indexTerm !== undefined
+      ? await countPublicSearchMatches(db, indexTerm, totalCap + 1)
       : undefined;
+  // The capped count: a term alone is its index count, the index holding listed theses only.
+  // With a filter, the matching rows are counted: through the index when the term is rare; when
+  // it is common, row by row (the index's matches would all be collected before the count could
+  // stop, 170,000 for a keyword link at 1,000,000), from the publications alone; with the
+  // programme, through the index (a common term's matches are fewer than a programme's theses).
+  const counted = text !== undefined && !filtered ? termCount : undefined;
+  const countConditions =
+    termCount !== undefined && termCount > fewMatches && query.programme === undefined
+      ? conditions(db, query, "row")
+      : indexed;
   const countBase =
     query.programme !== undefined
-      ? matching(db, indexed).select("p.submission_id")
-      : indexed.reduce((q, c) => q.where(c), listedPublications(db)).select("p.submission_id");
+      ? matching(db, countConditions).select("p.submission_id")
+      : countConditions
+          .reduce((q, c) => q.where(c), listedPublications(db))
+          .select("p.submission_id");
   const matched =
     counted ??
     Number(
@@ -234,8 +249,13 @@ export async function listPublicTheses(
   else if (matched <= fewMatches) rows = await matchesFirst();
   else if (text !== undefined && !isAsciiTerm(text)) rows = await page(matching(db, indexed));
   else {
-    const walked = await walkListOrder(db, query, walkRows + offset, page);
-    rows = walked.length >= expected ? walked : await matchesFirst();
+    const walked = await walkListOrder(db, query, walkRows + offset, pageSize, offset);
+    rows =
+      walked.length >= expected
+        ? await inListOrder(
+            pageColumns(listed(db).where("p.submission_id", "in", walked)),
+          ).execute()
+        : await matchesFirst();
   }
   return {
     items: rows.map((r) => ({
@@ -252,34 +272,45 @@ export async function listPublicTheses(
 }
 
 /**
- * The page found by walking the list's order for at most `rows` publications, testing each
- * thesis (the term row by row, the filters unindexed). The bound is the (published_at,
- * submission_id) of the last publication walked, read first from the order's index alone; a range
- * on it keeps both planners on that index and stops the walk there. Fewer rows than the page
- * expects means: not found within the bound.
+ * The page's submission ids found by walking the list's order for at most `rows` listed
+ * publications, testing each (the term row by row, the filters unindexed). The bound is the
+ * (published_at, submission_id) of the last publication walked, read first from the order's index
+ * alone; a range on it keeps both planners on that index and stops the walk there. The walk reads
+ * the publications alone (on PostgreSQL the order's index holds all it tests, so it never visits
+ * the table); the page's columns are read after, for its ids only. Fewer ids than the page expects
+ * means: not found within the bound.
  */
-async function walkListOrder<R>(
+async function walkListOrder(
   db: Executor,
   query: PublicListQuery,
   rows: number,
-  page: (q: Listed) => Promise<R[]>,
-): Promise<R[]> {
-  const bound = await db
-    .selectFrom("publications as p")
+  pageSize: number,
+  offset: number,
+): Promise<number[]> {
+  const bound = await listedPublications(db)
     .select(["p.published_at", "p.submission_id"])
-    .where("p.published_at", "is not", null)
     .orderBy("p.published_at", "desc")
     .orderBy("p.submission_id", "desc")
     .limit(1)
     .offset(rows - 1)
     .executeTakeFirst();
-  let q = matching(db, conditions(db, query, "row", true));
+  let q = conditions(db, query, "row", true).reduce(
+    (acc, c) => acc.where(c),
+    listedPublications(db),
+  );
   if (bound !== undefined) {
     q = q.where(
       sql<SqlBool>`(p.published_at, p.submission_id) >= (${bound.published_at}, ${bound.submission_id})`,
     );
   }
-  return page(q);
+  const found = await q
+    .select("p.submission_id")
+    .orderBy("p.published_at", "desc")
+    .orderBy("p.submission_id", "desc")
+    .limit(pageSize)
+    .offset(offset)
+    .execute();
+  return found.map((r) => Number(r.submission_id));
 }
 
 const PROGRAMMES_CACHE_MS = 60_000;
