@@ -365,7 +365,8 @@ async function measure(
 
   // A full harvest, token after token, with RSS sampled.
   global.gc?.();
-  const rssStart = process.memoryUsage().rss;
+  const atStart = process.memoryUsage();
+  const rssStart = atStart.rss;
   let rssPeak = rssStart;
   const sampler = setInterval(() => {
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
@@ -391,8 +392,11 @@ async function measure(
   clearInterval(sampler);
   // With --expose-gc (NODE_OPTIONS): what the harvest left behind once collected, to tell a leak
   // (retained) from a collector that let garbage pile up (peak only).
+  const heapStart = process.memoryUsage();
   global.gc?.();
-  const retainedMb = (process.memoryUsage().rss - rssStart) / 1024 / 1024;
+  const after = process.memoryUsage();
+  const retainedMb = (after.rss - rssStart) / 1024 / 1024;
+  const heapMb = (after.heapUsed + after.external) / 1024 / 1024;
 
   const list: [string, number, number][] = [];
   for (const [label, query] of [
@@ -429,7 +433,9 @@ async function measure(
   console.log(
     `${name}: ListRecords page p50 ${ms(figures.pageP50)}, p95 ${ms(figures.pageP95)} (first page ${ms(firstPage)}); ` +
       `harvest ${records} records in ${harvestSeconds.toFixed(1)} s, RSS growth ${figures.harvestRssGrowthMb.toFixed(1)} MB` +
-      (global.gc ? ` (${retainedMb.toFixed(1)} MB after a full collection)` : ""),
+      (global.gc
+        ? ` (after a full collection: RSS ${retainedMb.toFixed(1)} MB over the start, JS heap and external ${((atStart.heapUsed + atStart.external) / 1024 / 1024).toFixed(1)} MB at the start, ${((heapStart.heapUsed + heapStart.external) / 1024 / 1024).toFixed(1)} MB at the end, ${heapMb.toFixed(1)} MB once collected)`
+        : ""),
   );
   for (const [label, p50, p95] of list)
     console.log(`  /theses ${label}: p50 ${ms(p50)}, p95 ${ms(p95)}`);

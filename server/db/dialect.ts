@@ -958,8 +958,10 @@ export function publicSearchRowByRow(db: Kysely<any>, term: string): RawBuilder<
   }
   // The text read from the FTS5 table's content by its key: FTS5 keeps a table's own content in
   // its shadow table `<name>_content` (id = rowid, c0 = the first column), an ordinary B-tree
-  // lookup. Through the virtual table the same lookup cost about ten times more (a walk of 1,400
-  // theses took 30 ms at 1,000,000). SQLite's LIKE ignores ASCII case.
+  // lookup; through the virtual table each lookup also pays the module's cursor. A page of
+  // "mensah" at 1,000,000 (a walk of about 1,400 theses) took 34 ms through the virtual table and
+  // 15 ms this way, in a run that also split the walk in two (docs/benchmarks.md). SQLite's LIKE
+  // ignores ASCII case.
   return sql<SqlBool>`exists (select 1 from publications_search_content f where f.id = p.submission_id and f.c0 like ${pattern} escape '\\')`;
 }
 
