@@ -755,6 +755,11 @@ export async function dropSubmissionSearchPostings(db: Kysely<any>): Promise<voi
 // `listed` asks) has a text; any other has none, so the index's count of a term is the list's.
 // Database triggers keep it in step with every write to `publications` and to a submission's
 // title or name.
+//
+// The list entry also holds its thesis's programme (`publications.list_programme`, set for a
+// listed thesis only, kept by the same triggers from `submissions.programme`), so a programme's
+// page and a term within a programme are a range of an index on (list_programme, list order)
+// instead of a submission looked up per thesis.
 
 /** The conditions under which a publication is listed on /theses, for a row alias (`new`, `p`). */
 function listedSql(row: string | null): string {
@@ -779,6 +784,7 @@ export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) === "postgres") {
     await sql`create extension if not exists pg_trgm`.execute(db);
     await sql`alter table publications add column search_text text`.execute(db);
+    await sql`alter table publications add column list_programme text`.execute(db);
     await sql
       .raw(
         `create function publications_search_text(title text, name text, keywords text)
@@ -793,10 +799,11 @@ export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
         `create function publications_search_fill() returns trigger language plpgsql as $$
       begin
         if ${listedSql("new")} then
-          select publications_search_text(s.thesis_title, s.student_name, new.keywords)
-            into new.search_text from submissions s where s.id = new.submission_id;
+          select publications_search_text(s.thesis_title, s.student_name, new.keywords), s.programme
+            into new.search_text, new.list_programme from submissions s where s.id = new.submission_id;
         else
           new.search_text := null;
+          new.list_programme := null;
         end if;
         return new;
       end $$`,
@@ -823,9 +830,10 @@ export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
     await sql
       .raw(
         `create trigger publications_search_of_submission
-      after update of thesis_title, student_name on submissions for each row
+      after update of thesis_title, student_name, programme on submissions for each row
       when (old.thesis_title is distinct from new.thesis_title
-        or old.student_name is distinct from new.student_name)
+        or old.student_name is distinct from new.student_name
+        or old.programme is distinct from new.programme)
       execute function publications_search_of_submission()`,
       )
       .execute(db);
@@ -844,14 +852,27 @@ export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
       (published_at, submission_id) include (search_text, keywords) where ${listedSql(null)}`,
       )
       .execute(db);
+    // The same within a programme: a programme's page, its count and a term within it.
+    await sql
+      .raw(
+        `create index publications_programme_order on publications
+      (list_programme, published_at, submission_id) include (search_text, keywords)
+      where ${listedSql(null)}`,
+      )
+      .execute(db);
     return;
   }
+  await sql`alter table publications add column list_programme text`.execute(db);
   await sql`create virtual table publications_search using fts5(search_text, tokenize='trigram')`.execute(
     db,
   );
+  // SQLite's triggers cannot set the new row's columns: the programme is written after the row.
   const insertNew = `insert into publications_search(rowid, search_text)
       select new.submission_id, ${sqlitePublicText("new", "s")} from submissions s
-      where s.id = new.submission_id and ${listedSql("new")};`;
+      where s.id = new.submission_id and ${listedSql("new")};
+      update publications set list_programme = case when ${listedSql("new")}
+        then (select s.programme from submissions s where s.id = new.submission_id) end
+      where submission_id = new.submission_id;`;
   await sql
     .raw(
       `create trigger publications_search_insert after insert on publications begin
@@ -887,6 +908,21 @@ export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
     end`,
     )
     .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_programme_of_submission
+    after update of programme on submissions when old.programme is not new.programme
+    begin
+      update publications set list_programme = new.programme
+      where submission_id = new.id and list_programme is not null;
+    end`,
+    )
+    .execute(db);
+  // The rowid (the submission id) ends every index, so this is (programme, published_at,
+  // submission_id); null for a thesis not listed.
+  await sql`create index publications_programme_order on publications (list_programme, published_at)`.execute(
+    db,
+  );
   // The list's order needs no index of its own here: 016's index on published_at holds the rowid,
   // which is the submission id, so it is (published_at, submission_id) already.
   await rebuildPublicSearchIndex(db);
@@ -899,6 +935,12 @@ export async function rebuildPublicSearchIndex(db: Kysely<any>): Promise<void> {
     return;
   }
   await sql`delete from publications_search`.execute(db);
+  await sql
+    .raw(
+      `update publications set list_programme = case when ${listedSql(null)}
+      then (select s.programme from submissions s where s.id = publications.submission_id) end`,
+    )
+    .execute(db);
   await sql
     .raw(
       `insert into publications_search(rowid, search_text)
@@ -915,16 +957,21 @@ export async function dropPublicSearchIndex(db: Kysely<any>): Promise<void> {
     await sql`drop trigger if exists publications_search_fill on publications`.execute(db);
     await sql`drop function if exists publications_search_of_submission()`.execute(db);
     await sql`drop function if exists publications_search_fill()`.execute(db);
+    await sql`drop index if exists publications_programme_order`.execute(db);
     await sql`drop index if exists publications_list_order`.execute(db);
     await sql`drop index if exists publications_search_trgm`.execute(db);
     await sql`alter table publications drop column if exists search_text`.execute(db);
+    await sql`alter table publications drop column if exists list_programme`.execute(db);
     await sql`drop function if exists publications_search_text(text, text, text)`.execute(db);
     return;
   }
   for (const trigger of ["insert", "update", "delete", "of_submission"]) {
     await sql`drop trigger if exists ${sql.raw(`publications_search_${trigger}`)}`.execute(db);
   }
+  await sql`drop trigger if exists publications_programme_of_submission`.execute(db);
+  await sql`drop index if exists publications_programme_order`.execute(db);
   await sql`drop table if exists publications_search`.execute(db);
+  await sql`alter table publications drop column list_programme`.execute(db);
 }
 
 /**

@@ -94,28 +94,18 @@ type Listed = ReturnType<typeof listed>;
 type TermTest = "index" | "row";
 
 /**
- * The query's conditions. `term`: through the search index, or row by row (a walk; a term
- * without a trigram is always tested row by row). `unindexed` (a walk): the conditions on the
- * publication alone, the programme tested in a subquery as `programme || ''`, the same value, so
- * no planner turns a walk along the list's order into "every thesis of the programme, then sort"
- * (the admin list's walk does the same).
+ * The query's conditions, on the publication alone. `term`: through the search index, or row by
+ * row (a walk; a term without a trigram is always tested row by row). The programme is the list
+ * entry's own (`list_programme`, kept by migration 023's triggers), so a programme is a range of
+ * the index on (list_programme, list order) (publications_programme_order).
  */
-function conditions(
-  db: Executor,
-  query: PublicListQuery,
-  term: TermTest,
-  unindexed = false,
-): RawBuilder<SqlBool>[] {
+function conditions(db: Executor, query: PublicListQuery, term: TermTest): RawBuilder<SqlBool>[] {
   const out: RawBuilder<SqlBool>[] = [];
   const text = query.q?.trim();
   if (text)
     out.push(term === "index" ? publicSearchCondition(db, text) : publicSearchRowByRow(db, text));
   if (query.programme) {
-    out.push(
-      unindexed
-        ? sql<SqlBool>`exists (select 1 from submissions as s where s.id = p.submission_id and (s.programme || '') = ${query.programme})`
-        : sql<SqlBool>`submissions.programme = ${query.programme}`,
-    );
+    out.push(sql<SqlBool>`p.list_programme = ${query.programme}`);
   }
   if (query.keyword) {
     // Keywords are a JSON array: the keyword with its quotes is one whole element. Without a
@@ -210,12 +200,9 @@ export async function listPublicTheses(
     termCount !== undefined && termCount > fewMatches && query.programme === undefined
       ? conditions(db, query, "row")
       : indexed;
-  const countBase =
-    query.programme !== undefined
-      ? matching(db, countConditions).select("p.submission_id")
-      : countConditions
-          .reduce((q, c) => q.where(c), listedPublications(db))
-          .select("p.submission_id");
+  const countBase = countConditions
+    .reduce((q, c) => q.where(c), listedPublications(db))
+    .select("p.submission_id");
   const matched =
     counted ??
     Number(
@@ -272,10 +259,10 @@ export async function listPublicTheses(
 }
 
 /**
- * The page's submission ids found by walking the list's order for at most `rows` listed
- * publications, testing each (the term row by row, the filters unindexed). The bound is the
- * (published_at, submission_id) of the last publication walked, read first from the order's index
- * alone; a range on it keeps both planners on that index and stops the walk there. The walk reads
+ * The page's submission ids found by walking the list's order (within a programme, the
+ * programme's) for at most `rows` listed publications, testing each (the term row by row). The
+ * bound is the (published_at, submission_id) of the last publication walked, read first from the
+ * order's index alone; a range on it keeps both planners on that index and stops the walk there. The walk reads
  * the publications alone (on PostgreSQL the order's index holds all it tests, so it never visits
  * the table); the page's columns are read after, for its ids only. Fewer ids than the page expects
  * means: not found within the bound.
@@ -287,17 +274,18 @@ async function walkListOrder(
   pageSize: number,
   offset: number,
 ): Promise<number[]> {
-  const bound = await listedPublications(db)
+  const inProgramme =
+    query.programme === undefined
+      ? listedPublications(db)
+      : listedPublications(db).where("p.list_programme", "=", query.programme);
+  const bound = await inProgramme
     .select(["p.published_at", "p.submission_id"])
     .orderBy("p.published_at", "desc")
     .orderBy("p.submission_id", "desc")
     .limit(1)
     .offset(rows - 1)
     .executeTakeFirst();
-  let q = conditions(db, query, "row", true).reduce(
-    (acc, c) => acc.where(c),
-    listedPublications(db),
-  );
+  let q = conditions(db, query, "row").reduce((acc, c) => acc.where(c), listedPublications(db));
   if (bound !== undefined) {
     q = q.where(
       sql<SqlBool>`(p.published_at, p.submission_id) >= (${bound.published_at}, ${bound.submission_id})`,

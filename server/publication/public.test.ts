@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { publishThesis } from "../../testing/public-theses.js";
 import { uniquePdf } from "../../testing/documents.js";
+import { createUser } from "../../testing/factories.js";
 import { downloadCount, countDownload, parseRange, sweepDownloadReaders } from "./downloads.js";
 import { jsonForScript } from "./public-pages.js";
 import { listPublicTheses } from "./public-repository.js";
@@ -712,5 +713,53 @@ describe("the public list's search index (migration 023)", () => {
     await s.db.deleteFrom("submissions").where("id", "=", hidden.unpublished).execute();
     expect(await search("prices unpublished")).toEqual([]);
     expect(await search("cocoa prices")).toEqual(await expected({ q: "cocoa prices" }));
+  });
+
+  it("moves a thesis between programme lists when an administrator changes its programme", async () => {
+    const admin = await createUser(s.db, "admin", { name: "Efua Registrar" });
+    const id = ids[3] as number; // MPhil Geography, an author "Kwame O'Brien"
+    const inProgramme = async (query: { q?: string; programme: string }) => {
+      const lists = [];
+      for (const limits of ways) lists.push((await allPages(query, limits)).found);
+      return lists;
+    };
+    expect((await inProgramme({ programme: "MPhil Geography" }))[0]).toContain(id);
+    const { version } = await s.db
+      .selectFrom("submissions")
+      .select("version")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const response = await s.app.inject({
+      method: "PATCH",
+      url: `/api/admin/submissions/${id}`,
+      headers: admin.headers,
+      payload: { version, changes: { programme: "MPhil Economics" } },
+    });
+    expect(response.statusCode).toBe(200);
+    for (const query of [
+      { programme: "MPhil Economics" },
+      { programme: "MPhil Geography" },
+      { q: "o'brien", programme: "MPhil Economics" },
+      { q: "o'brien", programme: "MPhil Geography" },
+    ]) {
+      const want = await expected(query);
+      expect(want.includes(id)).toBe(query.programme === "MPhil Economics");
+      for (const found of await inProgramme(query))
+        expect({ query, found }).toEqual({ query, found: want });
+    }
+    // A withdrawn thesis leaves every programme's list, and keeps its programme when it returns.
+    await s.db
+      .updateTable("publications")
+      .set({ withdrawn_at: "2026-09-01T00:00:00.000Z", withdrawn_reason: "Duplicate" })
+      .where("submission_id", "=", id)
+      .execute();
+    expect((await inProgramme({ programme: "MPhil Economics" }))[0]).not.toContain(id);
+    await s.db
+      .updateTable("publications")
+      .set({ withdrawn_at: null, withdrawn_reason: null })
+      .where("submission_id", "=", id)
+      .execute();
+    expect((await inProgramme({ programme: "MPhil Economics" }))[0]).toContain(id);
+    expect((await inProgramme({ programme: "MPhil Geography" }))[0]).not.toContain(id);
   });
 });
