@@ -852,12 +852,13 @@ export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
       (published_at, submission_id) include (search_text, keywords) where ${listedSql(null)}`,
       )
       .execute(db);
-    // The same within a programme: a programme's page, its count and a term within it.
+    // The same within a programme: a programme's page, its count and a term within it. Not
+    // partial: list_programme is null for a thesis not listed, so `list_programme = $1` alone
+    // is the programme's listed theses and a query needs no other condition to use it.
     await sql
       .raw(
         `create index publications_programme_order on publications
-      (list_programme, published_at, submission_id) include (search_text, keywords)
-      where ${listedSql(null)}`,
+      (list_programme, published_at, submission_id) include (search_text, keywords)`,
       )
       .execute(db);
     return;

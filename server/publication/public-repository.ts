@@ -69,8 +69,16 @@ const PUBLIC_LIST_LIMITS: PublicListLimits = {
  * The listed publications alone: the conditions under which a thesis is on the list (the same as
  * the search index's, server/db/dialect.ts). A publication always has its submission (the key
  * cascades) and its degree when degree_id is set, so counts need no join.
+ *
+ * Within a programme, the list entry's programme alone: `list_programme` is set exactly when the
+ * thesis is listed (migration 023's triggers), so it is the whole condition, and the programme's
+ * theses are one range of publications_programme_order, read without visiting the table (the
+ * listed conditions beside it would have SQLite read each row to test them).
  */
-function listedPublications(db: Executor) {
+function listedPublications(db: Executor, programme?: string) {
+  if (programme) {
+    return db.selectFrom("publications as p").where("p.list_programme", "=", programme);
+  }
   return db
     .selectFrom("publications as p")
     .where("p.published_at", "is not", null)
@@ -82,8 +90,8 @@ function listedPublications(db: Executor) {
 }
 
 // `submissions` is not aliased: the admin list's conditions name the table.
-function listed(db: Executor) {
-  return listedPublications(db)
+function listed(db: Executor, programme?: string) {
+  return listedPublications(db, programme)
     .innerJoin("submissions", "submissions.id", "p.submission_id")
     .innerJoin("degrees as d", "d.id", "p.degree_id");
 }
@@ -94,19 +102,15 @@ type Listed = ReturnType<typeof listed>;
 type TermTest = "index" | "row";
 
 /**
- * The query's conditions, on the publication alone. `term`: through the search index, or row by
- * row (a walk; a term without a trigram is always tested row by row). The programme is the list
- * entry's own (`list_programme`, kept by migration 023's triggers), so a programme is a range of
- * the index on (list_programme, list order) (publications_programme_order).
+ * The query's conditions on the publication, beside the programme (listedPublications). `term`:
+ * through the search index, or row by row (a walk; a term without a trigram is always tested row
+ * by row).
  */
 function conditions(db: Executor, query: PublicListQuery, term: TermTest): RawBuilder<SqlBool>[] {
   const out: RawBuilder<SqlBool>[] = [];
   const text = query.q?.trim();
   if (text)
     out.push(term === "index" ? publicSearchCondition(db, text) : publicSearchRowByRow(db, text));
-  if (query.programme) {
-    out.push(sql<SqlBool>`p.list_programme = ${query.programme}`);
-  }
   if (query.keyword) {
     // Keywords are a JSON array: the keyword with its quotes is one whole element. Without a
     // term, the index finds the theses whose text contains the keyword, then this test.
@@ -120,9 +124,13 @@ function conditions(db: Executor, query: PublicListQuery, term: TermTest): RawBu
   return out;
 }
 
-/** The listed theses meeting the conditions: joined for a page, or publications alone to count. */
-function matching(db: Executor, where: RawBuilder<SqlBool>[]): Listed {
-  return where.reduce((q, c) => q.where(c), listed(db));
+/** The listed theses (of the programme) meeting the conditions, joined for a page. */
+function matching(
+  db: Executor,
+  programme: string | undefined,
+  where: RawBuilder<SqlBool>[],
+): Listed {
+  return where.reduce((q, c) => q.where(c), listed(db, programme));
 }
 
 /** What a page shows of each thesis, and its place in the list's order. */
@@ -201,7 +209,7 @@ export async function listPublicTheses(
       ? conditions(db, query, "row")
       : indexed;
   const countBase = countConditions
-    .reduce((q, c) => q.where(c), listedPublications(db))
+    .reduce((q, c) => q.where(c), listedPublications(db, query.programme))
     .select("p.submission_id");
   const matched =
     counted ??
@@ -220,7 +228,7 @@ export async function listPublicTheses(
     db
       .with(
         (cte) => cte("matches").materialized(),
-        () => pageColumns(matching(db, indexed)),
+        () => pageColumns(matching(db, query.programme, indexed)),
       )
       .selectFrom("matches")
       .selectAll()
@@ -234,7 +242,8 @@ export async function listPublicTheses(
   if (expected === 0) rows = [];
   else if (unfiltered) rows = await page(listed(db));
   else if (matched <= fewMatches) rows = await matchesFirst();
-  else if (text !== undefined && !isAsciiTerm(text)) rows = await page(matching(db, indexed));
+  else if (text !== undefined && !isAsciiTerm(text))
+    rows = await page(matching(db, query.programme, indexed));
   else {
     const walked = await walkListOrder(db, query, walkRows + offset, pageSize, offset);
     rows =
@@ -274,18 +283,17 @@ async function walkListOrder(
   pageSize: number,
   offset: number,
 ): Promise<number[]> {
-  const inProgramme =
-    query.programme === undefined
-      ? listedPublications(db)
-      : listedPublications(db).where("p.list_programme", "=", query.programme);
-  const bound = await inProgramme
+  const bound = await listedPublications(db, query.programme)
     .select(["p.published_at", "p.submission_id"])
     .orderBy("p.published_at", "desc")
     .orderBy("p.submission_id", "desc")
     .limit(1)
     .offset(rows - 1)
     .executeTakeFirst();
-  let q = conditions(db, query, "row").reduce((acc, c) => acc.where(c), listedPublications(db));
+  let q = conditions(db, query, "row").reduce(
+    (acc, c) => acc.where(c),
+    listedPublications(db, query.programme),
+  );
   if (bound !== undefined) {
     q = q.where(
       sql<SqlBool>`(p.published_at, p.submission_id) >= (${bound.published_at}, ${bound.submission_id})`,
