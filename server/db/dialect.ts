@@ -1014,6 +1014,24 @@ export function publicSearchRowByRow(db: Kysely<any>, term: string): RawBuilder<
 }
 
 /**
+ * The same condition for the theses of an index range read in full (a programme's, on
+ * publications_programme_order), when the range is smaller than the term's matches: each thesis
+ * of the range is tested, the term's matches never visited one by one. PostgreSQL tests the text
+ * the range's index holds (index-only; "mensah" in a programme at 1,000,000: 17 ms, against 45 ms
+ * rechecking 14,634 matches in the table); SQLite tests membership in the FTS5 index's matches,
+ * collected once (`+` keeps the planner on the range rather than on the matches: 26 ms against
+ * 72 ms looking up each match's row).
+ */
+export function publicSearchInRange(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
+  const text = searchableText(term);
+  if (dialectOf(db) === "sqlite" && searchIndexServes(text)) {
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`+p.submission_id in (select rowid from publications_search where publications_search match ${phrase})`;
+  }
+  return publicSearchRowByRow(db, term);
+}
+
+/**
  * How many listed theses the term alone matches, counted no further than `limit`, in the index
  * without visiting the theses; undefined when the index cannot serve the term (no trigram).
  */

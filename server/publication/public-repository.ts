@@ -6,6 +6,7 @@ import {
   countPublicSearchMatches,
   isAsciiTerm,
   publicSearchCondition,
+  publicSearchInRange,
   publicSearchRowByRow,
   searchIndexServes,
 } from "../db/dialect.js";
@@ -98,8 +99,11 @@ function listed(db: Executor, programme?: string) {
 
 type Listed = ReturnType<typeof listed>;
 
-/** How the term is tested: through the index, or on each row as the list's order is walked. */
-type TermTest = "index" | "row";
+/**
+ * How the term is tested: through the index, on each row as the list's order is walked, or on
+ * each thesis of a programme smaller than the term's matches (publicSearchInRange).
+ */
+type TermTest = "index" | "row" | "range";
 
 /**
  * The query's conditions on the publication, beside the programme (listedPublications). `term`:
@@ -109,8 +113,15 @@ type TermTest = "index" | "row";
 function conditions(db: Executor, query: PublicListQuery, term: TermTest): RawBuilder<SqlBool>[] {
   const out: RawBuilder<SqlBool>[] = [];
   const text = query.q?.trim();
-  if (text)
-    out.push(term === "index" ? publicSearchCondition(db, text) : publicSearchRowByRow(db, text));
+  if (text) {
+    out.push(
+      term === "index"
+        ? publicSearchCondition(db, text)
+        : term === "range"
+          ? publicSearchInRange(db, text)
+          : publicSearchRowByRow(db, text),
+    );
+  }
   if (query.keyword) {
     // Keywords are a JSON array: the keyword with its quotes is one whole element. Without a
     // term, the index finds the theses whose text contains the keyword, then this test.
@@ -189,7 +200,6 @@ export async function listPublicTheses(
   const page = (q: Listed): Promise<PageRow[]> =>
     inListOrder(pageColumns(q)).limit(pageSize).offset(offset).execute();
 
-  const indexed = conditions(db, query, "index");
   // The term the index can count: the search term, or else a keyword link's keyword.
   const keyword = query.keyword?.trim();
   const indexTerm =
@@ -198,6 +208,15 @@ export async function listPublicTheses(
     indexTerm !== undefined
       ? await countPublicSearchMatches(db, indexTerm, totalCap + 1)
       : undefined;
+  // Within a programme, a common term: when the programme has fewer theses than the term has
+  // matches (counted no further than that, in its index range), its theses are tested rather
+  // than the term's matches looked up.
+  const inRange =
+    query.programme !== undefined &&
+    termCount !== undefined &&
+    termCount > fewMatches &&
+    (await countRows(db, listedPublications(db, query.programme), termCount)) < termCount;
+  const indexed = conditions(db, query, inRange ? "range" : "index");
   // The capped count: a term alone is its index count, the index holding listed theses only.
   // With a filter, the matching rows are counted: through the index when the term is rare; when
   // it is common, row by row (the index's matches would all be collected before the count could
@@ -208,19 +227,11 @@ export async function listPublicTheses(
     termCount !== undefined && termCount > fewMatches && query.programme === undefined
       ? conditions(db, query, "row")
       : indexed;
-  const countBase = countConditions
-    .reduce((q, c) => q.where(c), listedPublications(db, query.programme))
-    .select("p.submission_id");
-  const matched =
-    counted ??
-    Number(
-      (
-        await db
-          .selectFrom(countBase.limit(totalCap + 1).as("matches"))
-          .select((eb) => eb.fn.countAll<number | string>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const countBase = countConditions.reduce(
+    (q, c) => q.where(c),
+    listedPublications(db, query.programme),
+  );
+  const matched = counted ?? (await countRows(db, countBase, totalCap + 1));
   const totalCapped = matched > totalCap;
   const expected = totalCapped ? pageSize : Math.max(0, Math.min(pageSize, matched - offset));
 
@@ -307,6 +318,19 @@ async function walkListOrder(
     .offset(offset)
     .execute();
   return found.map((r) => Number(r.submission_id));
+}
+
+/** How many publications the query has, counted no further than `limit`. */
+async function countRows(
+  db: Executor,
+  q: ReturnType<typeof listedPublications>,
+  limit: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(q.select("p.submission_id").limit(limit).as("matches"))
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 const PROGRAMMES_CACHE_MS = 60_000;

@@ -498,6 +498,14 @@ describe("the public list's search index (migration 023)", () => {
         }),
       );
     }
+    // A programme smaller than a term's matches: its theses are tested (publicSearchInRange).
+    await publishThesis(s, {
+      studentName: "Akosua Mensah",
+      title: "Kente weaving in Bonwire",
+      keywords: ["kente"],
+      programme: "MPhil History",
+      publishedAt: new Date(Date.UTC(2026, 0, 4)).toISOString(),
+    });
     hidden = {
       withdrawn: await publishThesis(s, {
         studentName: "Ama Mensah",
@@ -622,6 +630,9 @@ describe("the public list's search index (migration 023)", () => {
     { keyword: "coc" }, // whole keywords only
     { keyword: "Mobile Money" },
     { q: "mensah", programme: "MPhil Economics" },
+    { q: "mensah", programme: "MPhil History" },
+    { q: "owusu", programme: "MPhil History" },
+    { q: "gh", programme: "MPhil History" },
     { q: "a", keyword: "water" },
   ];
 
