@@ -252,11 +252,21 @@ export async function listPublicTheses(
   let rows: PageRow[];
   if (expected === 0) rows = [];
   else if (unfiltered) rows = await page(listed(db));
-  else if (matched <= fewMatches) rows = await matchesFirst();
+  else if (inRange) {
+    // The programme's range read in the list's order, its theses tested, to the page: no bound
+    // needed, the range being smaller than the term's matches; the page's columns after, by id.
+    const found = await walkListOrder(db, query, undefined, pageSize, offset, "range");
+    rows =
+      found.length === 0
+        ? []
+        : await inListOrder(
+            pageColumns(listed(db).where("p.submission_id", "in", found)),
+          ).execute();
+  } else if (matched <= fewMatches) rows = await matchesFirst();
   else if (text !== undefined && !isAsciiTerm(text))
     rows = await page(matching(db, query.programme, indexed));
   else {
-    const walked = await walkListOrder(db, query, walkRows + offset, pageSize, offset);
+    const walked = await walkListOrder(db, query, walkRows + offset, pageSize, offset, "row");
     rows =
       walked.length >= expected
         ? await inListOrder(
@@ -280,8 +290,9 @@ export async function listPublicTheses(
 
 /**
  * The page's submission ids found by walking the list's order (within a programme, the
- * programme's) for at most `rows` listed publications, testing each (the term row by row). The
- * bound is the (published_at, submission_id) of the last publication walked, read first from the
+ * programme's) for at most `rows` listed publications (undefined: the whole programme, when it is
+ * smaller than the term's matches), testing each (`term`: "row", or "range" for a whole
+ * programme). The bound is the (published_at, submission_id) of the last publication walked, read first from the
  * order's index alone; a range on it keeps both planners on that index and stops the walk there. The walk reads
  * the publications alone (on PostgreSQL the order's index holds all it tests, so it never visits
  * the table); the page's columns are read after, for its ids only. Fewer ids than the page expects
@@ -290,18 +301,22 @@ export async function listPublicTheses(
 async function walkListOrder(
   db: Executor,
   query: PublicListQuery,
-  rows: number,
+  rows: number | undefined,
   pageSize: number,
   offset: number,
+  term: TermTest,
 ): Promise<number[]> {
-  const bound = await listedPublications(db, query.programme)
-    .select(["p.published_at", "p.submission_id"])
-    .orderBy("p.published_at", "desc")
-    .orderBy("p.submission_id", "desc")
-    .limit(1)
-    .offset(rows - 1)
-    .executeTakeFirst();
-  let q = conditions(db, query, "row").reduce(
+  const bound =
+    rows === undefined
+      ? undefined
+      : await listedPublications(db, query.programme)
+          .select(["p.published_at", "p.submission_id"])
+          .orderBy("p.published_at", "desc")
+          .orderBy("p.submission_id", "desc")
+          .limit(1)
+          .offset(rows - 1)
+          .executeTakeFirst();
+  let q = conditions(db, query, term).reduce(
     (acc, c) => acc.where(c),
     listedPublications(db, query.programme),
   );
