@@ -100,6 +100,16 @@ function listed(db: Executor, programme?: string) {
 type Listed = ReturnType<typeof listed>;
 
 /**
+ * A programme's theses read in its index range cost a fraction of a term's match looked up in the
+ * table: at 1,000,000, "mensah" in a programme of 40,630 theses was counted in 26 ms (SQLite) and
+ * 17 ms (PostgreSQL) by the range, 72 and 45 ms by its 14,634 matches. The range is read when the
+ * programme has fewer than this many times the term's matches, and no more than
+ * PROGRAMME_RANGE_LIMIT theses.
+ */
+const RANGE_PER_MATCH = 4;
+const PROGRAMME_RANGE_LIMIT = 200_000;
+
+/**
  * How the term is tested: through the index, on each row as the list's order is walked, or on
  * each thesis of a programme smaller than the term's matches (publicSearchInRange).
  */
@@ -204,18 +214,28 @@ export async function listPublicTheses(
   const keyword = query.keyword?.trim();
   const indexTerm =
     text ?? (keyword !== undefined && searchIndexServes(keyword) ? keyword : undefined);
+  // Within a programme, a common term: when the programme's theses (counted in its index range,
+  // up to PROGRAMME_RANGE_LIMIT) are fewer than RANGE_PER_MATCH times the term's matches, its
+  // theses are tested rather than the term's matches looked up; the term is counted far enough
+  // to tell.
+  const programmeSize =
+    query.programme && indexTerm !== undefined
+      ? await countRows(db, listedPublications(db, query.programme), PROGRAMME_RANGE_LIMIT + 1)
+      : undefined;
+  const rangeServes = programmeSize !== undefined && programmeSize <= PROGRAMME_RANGE_LIMIT;
   const termCount =
     indexTerm !== undefined
-      ? await countPublicSearchMatches(db, indexTerm, totalCap + 1)
+      ? await countPublicSearchMatches(
+          db,
+          indexTerm,
+          Math.max(totalCap + 1, rangeServes ? Math.floor(programmeSize / RANGE_PER_MATCH) + 1 : 0),
+        )
       : undefined;
-  // Within a programme, a common term: when the programme has fewer theses than the term has
-  // matches (counted no further than that, in its index range), its theses are tested rather
-  // than the term's matches looked up.
   const inRange =
-    query.programme !== undefined &&
+    rangeServes &&
     termCount !== undefined &&
     termCount > fewMatches &&
-    (await countRows(db, listedPublications(db, query.programme), termCount)) < termCount;
+    programmeSize < RANGE_PER_MATCH * termCount;
   const indexed = conditions(db, query, inRange ? "range" : "index");
   // The capped count: a term alone is its index count, the index holding listed theses only.
   // With a filter, the matching rows are counted: through the index when the term is rare; when
