@@ -743,6 +743,323 @@ export async function dropSubmissionSearchPostings(db: Kysely<any>): Promise<voi
 }
 
 // ---------------------------------------------------------------------------------------------
+// The public list's search index (migration 023_public_search, docs/decisions/006-search.md and
+// 027-oai-pmh-and-public-pages.md)
+//
+// The admin list's machinery extended to what the public list searches: one lower-cased text per
+// listed thesis, "title ␟ author ␟ keyword ␟ keyword …" (␟ being chr(31), which searchableText
+// strips from every term, so no match spans two parts), indexed by trigram: SQLite an FTS5
+// trigram table `publications_search` (its own content, rowid = submission id), PostgreSQL the
+// column `publications.search_text` with a pg_trgm GIN index. Only a listed thesis (published,
+// not withdrawn, with its award date, embargo choice, licence and degree: what public-repository's
+// `listed` asks) has a text; any other has none, so the index's count of a term is the list's.
+// Database triggers keep it in step with every write to `publications` and to a submission's
+// title or name.
+//
+// The list entry also holds its thesis's programme (`publications.list_programme`, set for a
+// listed thesis only, kept by the same triggers from `submissions.programme`), so a programme's
+// page and a term within a programme are a range of an index on (list_programme, list order)
+// instead of a submission looked up per thesis.
+
+/** The conditions under which a publication is listed on /theses, for a row alias (`new`, `p`). */
+function listedSql(row: string | null): string {
+  const column = (c: string) => (row === null ? c : `${row}.${c}`);
+  return ["published_at", "award_date", "embargo_choice", "licence_version", "degree_id"]
+    .map((c) => `${column(c)} is not null`)
+    .concat(`${column("withdrawn_at")} is null`)
+    .join(" and ");
+}
+
+/** Columns whose change can add a thesis to the list, remove it, or change its keywords. */
+const PUBLIC_SEARCH_COLUMNS =
+  "keywords, published_at, withdrawn_at, award_date, embargo_choice, licence_version, degree_id";
+
+/** SQLite: the searched text of a publication (`pub`) and its submission (`sub`). */
+function sqlitePublicText(pub: string, sub: string): string {
+  return `lower(coalesce(${sub}.thesis_title, '') || char(31) || ${sub}.student_name || char(31) ||
+    coalesce((select group_concat(value, char(31)) from json_each(${pub}.keywords)), ''))`;
+}
+
+export async function createPublicSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+    await sql`alter table publications add column search_text text`.execute(db);
+    await sql`alter table publications add column list_programme text`.execute(db);
+    await sql
+      .raw(
+        `create function publications_search_text(title text, name text, keywords text)
+      returns text language sql stable as $$
+        select lower(coalesce(title, '') || chr(31) || name || chr(31) ||
+          coalesce((select string_agg(k, chr(31)) from json_array_elements_text(keywords::json) as k), ''))
+      $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create function publications_search_fill() returns trigger language plpgsql as $$
+      begin
+        if ${listedSql("new")} then
+          select publications_search_text(s.thesis_title, s.student_name, new.keywords), s.programme
+            into new.search_text, new.list_programme from submissions s where s.id = new.submission_id;
+        else
+          new.search_text := null;
+          new.list_programme := null;
+        end if;
+        return new;
+      end $$`,
+      )
+      .execute(db);
+    // search_text in the column list: the submissions' trigger below sets it to have it computed.
+    await sql
+      .raw(
+        `create trigger publications_search_fill
+      before insert or update of ${PUBLIC_SEARCH_COLUMNS}, search_text on publications
+      for each row execute function publications_search_fill()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create function publications_search_of_submission() returns trigger
+      language plpgsql as $$
+      begin
+        update publications set search_text = null where submission_id = new.id;
+        return null;
+      end $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger publications_search_of_submission
+      after update of thesis_title, student_name, programme on submissions for each row
+      when (old.thesis_title is distinct from new.thesis_title
+        or old.student_name is distinct from new.student_name
+        or old.programme is distinct from new.programme)
+      execute function publications_search_of_submission()`,
+      )
+      .execute(db);
+    await sql`update publications set search_text = null`.execute(db);
+    // fastupdate off, as the admin list's index (ADR 006): no pending list for searches to scan.
+    await sql`create index publications_search_trgm on publications using gin (search_text gin_trgm_ops) with (fastupdate = off)`.execute(
+      db,
+    );
+    // The list's order, listed theses only, with what a walk tests (the text and the keywords):
+    // the walk, a dense term's count and the plain list's count read this index alone, in order,
+    // instead of visiting a table row per thesis at random (the table's pages are not in the
+    // list's order; at 1,000,000 that was most of a search's time).
+    await sql
+      .raw(
+        `create index publications_list_order on publications
+      (published_at, submission_id) include (search_text, keywords) where ${listedSql(null)}`,
+      )
+      .execute(db);
+    // The same within a programme: a programme's page, its count and a term within it. Not
+    // partial: list_programme is null for a thesis not listed, so `list_programme = $1` alone
+    // is the programme's listed theses and a query needs no other condition to use it.
+    await sql
+      .raw(
+        `create index publications_programme_order on publications
+      (list_programme, published_at, submission_id) include (search_text, keywords)`,
+      )
+      .execute(db);
+    return;
+  }
+  await sql`alter table publications add column list_programme text`.execute(db);
+  await sql`create virtual table publications_search using fts5(search_text, tokenize='trigram')`.execute(
+    db,
+  );
+  // SQLite's triggers cannot set the new row's columns: the programme is written after the row.
+  const insertNew = `insert into publications_search(rowid, search_text)
+      select new.submission_id, ${sqlitePublicText("new", "s")} from submissions s
+      where s.id = new.submission_id and ${listedSql("new")};
+      update publications set list_programme = case when ${listedSql("new")}
+        then (select s.programme from submissions s where s.id = new.submission_id) end
+      where submission_id = new.submission_id;`;
+  await sql
+    .raw(
+      `create trigger publications_search_insert after insert on publications begin
+      ${insertNew}
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_search_update
+    after update of ${PUBLIC_SEARCH_COLUMNS} on publications begin
+      delete from publications_search where rowid = old.submission_id;
+      ${insertNew}
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_search_delete after delete on publications begin
+      delete from publications_search where rowid = old.submission_id;
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_search_of_submission
+    after update of thesis_title, student_name on submissions
+    when old.thesis_title is not new.thesis_title or old.student_name is not new.student_name
+    begin
+      update publications_search set search_text =
+        (select ${sqlitePublicText("p", "new")} from publications p where p.submission_id = new.id)
+      where rowid = new.id;
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger publications_programme_of_submission
+    after update of programme on submissions when old.programme is not new.programme
+    begin
+      update publications set list_programme = new.programme
+      where submission_id = new.id and list_programme is not null;
+    end`,
+    )
+    .execute(db);
+  // The rowid (the submission id) ends every index, so this is (programme, published_at,
+  // submission_id); null for a thesis not listed.
+  await sql`create index publications_programme_order on publications (list_programme, published_at)`.execute(
+    db,
+  );
+  // The list's order needs no index of its own here: 016's index on published_at holds the rowid,
+  // which is the submission id, so it is (published_at, submission_id) already.
+  await rebuildPublicSearchIndex(db);
+}
+
+/** Fills the public search index from the tables (the migration; a bulk load after its rows). */
+export async function rebuildPublicSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`update publications set search_text = null`.execute(db);
+    return;
+  }
+  await sql`delete from publications_search`.execute(db);
+  await sql
+    .raw(
+      `update publications set list_programme = case when ${listedSql(null)}
+      then (select s.programme from submissions s where s.id = publications.submission_id) end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `insert into publications_search(rowid, search_text)
+    select p.submission_id, ${sqlitePublicText("p", "s")}
+    from publications p join submissions s on s.id = p.submission_id
+    where ${listedSql("p")} order by p.submission_id`,
+    )
+    .execute(db);
+}
+
+export async function dropPublicSearchIndex(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await sql`drop trigger if exists publications_search_of_submission on submissions`.execute(db);
+    await sql`drop trigger if exists publications_search_fill on publications`.execute(db);
+    await sql`drop function if exists publications_search_of_submission()`.execute(db);
+    await sql`drop function if exists publications_search_fill()`.execute(db);
+    await sql`drop index if exists publications_programme_order`.execute(db);
+    await sql`drop index if exists publications_list_order`.execute(db);
+    await sql`drop index if exists publications_search_trgm`.execute(db);
+    await sql`alter table publications drop column if exists search_text`.execute(db);
+    await sql`alter table publications drop column if exists list_programme`.execute(db);
+    await sql`drop function if exists publications_search_text(text, text, text)`.execute(db);
+    return;
+  }
+  for (const trigger of ["insert", "update", "delete", "of_submission"]) {
+    await sql`drop trigger if exists ${sql.raw(`publications_search_${trigger}`)}`.execute(db);
+  }
+  await sql`drop trigger if exists publications_programme_of_submission`.execute(db);
+  await sql`drop index if exists publications_programme_order`.execute(db);
+  await sql`drop table if exists publications_search`.execute(db);
+  await sql`alter table publications drop column list_programme`.execute(db);
+}
+
+/**
+ * "The listed thesis's title, author or a keyword contains `term`, ignoring case", on
+ * `publications as p`, through the public search index when the term has a trigram (the admin
+ * list's submissionSearchCondition, for the public list).
+ */
+export function publicSearchCondition(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
+  const text = searchableText(term);
+  if (dialectOf(db) === "postgres") {
+    return sql<SqlBool>`p.search_text like lower(${containsPattern(text)}) escape '\\'`;
+  }
+  if (searchIndexServes(text)) {
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`p.submission_id in (select rowid from publications_search where publications_search match ${phrase})`;
+  }
+  return publicSearchRowByRow(db, term);
+}
+
+/**
+ * The same condition tested on each row's own text, never through the index: what a walk along
+ * the list's order checks, and the short terms' scan. The same matches as the index for ASCII
+ * terms (isAsciiTerm), as searchConditionRowByRow is for the admin list.
+ */
+export function publicSearchRowByRow(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
+  const pattern = containsPattern(searchableText(term));
+  if (dialectOf(db) === "postgres") {
+    // `|| ''`: the same value, but not the indexed expression, so the planner cannot turn this
+    // into a bitmap of every match.
+    return sql<SqlBool>`(p.search_text || '') like lower(${pattern}) escape '\\'`;
+  }
+  // The text read from the FTS5 table's content by its key: FTS5 keeps a table's own content in
+  // its shadow table `<name>_content` (id = rowid, c0 = the first column), an ordinary B-tree
+  // lookup; through the virtual table each lookup also pays the module's cursor. A page of
+  // "mensah" at 1,000,000 (a walk of about 1,400 theses) took 34 ms through the virtual table and
+  // 15 ms this way, in a run that also split the walk in two (docs/benchmarks.md). SQLite's LIKE
+  // ignores ASCII case.
+  return sql<SqlBool>`exists (select 1 from publications_search_content f where f.id = p.submission_id and f.c0 like ${pattern} escape '\\')`;
+}
+
+/**
+ * The same condition for the theses of an index range read in full (a programme's, on
+ * publications_programme_order), when the range is smaller than the term's matches: each thesis
+ * of the range is tested, the term's matches never visited one by one. PostgreSQL tests the text
+ * the range's index holds (index-only; "mensah" in a programme at 1,000,000: 17 ms, against 45 ms
+ * rechecking 14,634 matches in the table); SQLite tests membership in the FTS5 index's matches,
+ * collected once (`+` keeps the planner on the range rather than on the matches: 26 ms against
+ * 72 ms looking up each match's row).
+ */
+export function publicSearchInRange(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
+  const text = searchableText(term);
+  if (dialectOf(db) === "sqlite" && searchIndexServes(text)) {
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`+p.submission_id in (select rowid from publications_search where publications_search match ${phrase})`;
+  }
+  return publicSearchRowByRow(db, term);
+}
+
+/**
+ * How many listed theses the term alone matches, counted no further than `limit`, in the index
+ * without visiting the theses; undefined when the index cannot serve the term (no trigram).
+ */
+export async function countPublicSearchMatches(
+  db: Kysely<any>,
+  term: string,
+  limit: number,
+): Promise<number | undefined> {
+  const text = searchableText(term).trim();
+  if (!searchIndexServes(text)) return undefined;
+  if (dialectOf(db) === "postgres") {
+    const { rows } = await sql<{ count: string | number }>`
+      select count(*) as count from (
+        select 1 from publications p
+        where ${sql.raw(listedSql("p"))} and p.search_text like lower(${containsPattern(text)}) escape '\\'
+        limit ${limit}
+      ) as capped`.execute(db);
+    return Number(rows[0]?.count ?? 0);
+  }
+  const phrase = `"${text.replace(/"/g, '""')}"`;
+  const { rows } = await sql<{ count: number }>`
+    select count(*) as count from (
+      select rowid from publications_search where publications_search match ${phrase} limit ${limit}
+    )`.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Planner statistics after a bulk write (docs/decisions/018-statistics-after-imports.md)
 
 /** The tables a bulk write (an import's apply) reports its changes for. */

@@ -407,6 +407,11 @@ export interface PublicationsTable {
   /** When the lifting job saw the embargo end and moved the datestamp. */
   embargo_lifted_at: ColumnType<string | null, string | null | undefined, string | null>;
   published_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The thesis's programme while it is on the public list, else null: written by the database's
+   * triggers alone (migration 023_public_search), read by the list's programme filter.
+   */
+  list_programme: ColumnType<string | null, never, never>;
   datestamp: string;
   withdrawn_at: ColumnType<string | null, string | null | undefined, string | null>;
   withdrawn_by: ColumnType<number | null, number | null | undefined, number | null>;

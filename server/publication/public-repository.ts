@@ -1,19 +1,22 @@
-import { sql, type SqlBool } from "kysely";
+import { sql, type RawBuilder, type SqlBool } from "kysely";
 import { LIST_TOTAL_CAP } from "../../common/submissions-constants.js";
 import type { Executor } from "../db/database.js";
 import {
   containsPattern,
+  countPublicSearchMatches,
   isAsciiTerm,
-  searchConditionRowByRow,
-  submissionSearchCondition,
+  publicSearchCondition,
+  publicSearchInRange,
+  publicSearchRowByRow,
+  searchIndexServes,
 } from "../db/dialect.js";
 
 /**
  * What the public pages read (docs/decisions/027-oai-pmh-and-public-pages.md): the list of
- * published theses, searched with the administrators' list's own machinery (the search index's
- * condition on the student's name, `submissionSearchCondition`, its literal LIKE patterns and its
- * capped total), and the sitemap's pages. Withdrawn theses keep their page but leave the list and
- * the sitemap.
+ * published theses, searched with the administrators' list's own machinery (a trigram index, its
+ * literal LIKE patterns, its capped total and its ways of finding a page; docs/decisions/006),
+ * here over each listed thesis's title, author and keywords (migration 023_public_search), and the
+ * sitemap's pages. Withdrawn theses keep their page but leave the list and the sitemap.
  */
 
 export const PUBLIC_PAGE_SIZE = 20;
@@ -47,83 +50,250 @@ export interface PublicListPage {
   totalCapped: boolean;
 }
 
-// `submissions` is not aliased: the search index's condition names the table.
-function listed(db: Executor) {
+/** How the list chooses its way of finding a page (the admin list's ListLimits); tests pass small ones. */
+export interface PublicListLimits {
+  /** The total is counted up to this many; past it, totalCapped. */
+  totalCap: number;
+  /** At most this many matches are collected first, then sorted. */
+  fewMatches: number;
+  /** How many theses of the list's order a dense search walks before taking its matches first. */
+  walkRows: number;
+}
+
+const PUBLIC_LIST_LIMITS: PublicListLimits = {
+  totalCap: LIST_TOTAL_CAP,
+  fewMatches: 2_000,
+  walkRows: 5_000,
+};
+
+/**
+ * The listed publications alone: the conditions under which a thesis is on the list (the same as
+ * the search index's, server/db/dialect.ts). A publication always has its submission (the key
+ * cascades) and its degree when degree_id is set, so counts need no join.
+ *
+ * Within a programme, the list entry's programme alone: `list_programme` is set exactly when the
+ * thesis is listed (migration 023's triggers), so it is the whole condition, and the programme's
+ * theses are one range of publications_programme_order, read without visiting the table (the
+ * listed conditions beside it would have SQLite read each row to test them).
+ */
+function listedPublications(db: Executor, programme?: string) {
+  if (programme) {
+    return db.selectFrom("publications as p").where("p.list_programme", "=", programme);
+  }
   return db
     .selectFrom("publications as p")
-    .innerJoin("submissions", "submissions.id", "p.submission_id")
-    .innerJoin("degrees as d", "d.id", "p.degree_id")
     .where("p.published_at", "is not", null)
     .where("p.withdrawn_at", "is", null)
     .where("p.award_date", "is not", null)
     .where("p.embargo_choice", "is not", null)
-    .where("p.licence_version", "is not", null);
+    .where("p.licence_version", "is not", null)
+    .where("p.degree_id", "is not", null);
 }
 
-function conditions(db: Executor, query: PublicListQuery) {
-  return <Q extends ReturnType<typeof listed>>(q: Q): Q => {
-    let out = q;
-    const term = query.q?.trim();
-    if (term) {
-      const pattern = containsPattern(term);
-      // The title and keywords have no index, so the rows are read in the page's order and
-      // tested one by one, which stops at the page (and the count at its cap) for a common term.
-      // The name is tested the same way (the admin list's row-by-row condition, which gives the
-      // search index's matches for ASCII terms); through the index, SQLite first collected every
-      // match of a common name (1.9 s for "mensah" at 1,000,000, docs/benchmarks.md).
-      const byName = isAsciiTerm(term)
-        ? searchConditionRowByRow(term)
-        : submissionSearchCondition(db, term);
-      out = out.where(
-        sql<SqlBool>`(${byName}
-          or lower(submissions.thesis_title) like lower(${pattern}) escape '\\'
-          or lower(p.keywords) like lower(${pattern}) escape '\\')`,
-      ) as Q;
-    }
-    if (query.programme) out = out.where("submissions.programme", "=", query.programme) as Q;
-    if (query.keyword) {
-      // Keywords are a JSON array: the keyword with its quotes is one whole element.
-      const element = containsPattern(JSON.stringify(query.keyword.trim()));
-      out = out.where(sql<SqlBool>`lower(p.keywords) like lower(${element}) escape '\\'`) as Q;
-    }
-    return out;
-  };
+// `submissions` is not aliased: the admin list's conditions name the table.
+function listed(db: Executor, programme?: string) {
+  return listedPublications(db, programme)
+    .innerJoin("submissions", "submissions.id", "p.submission_id")
+    .innerJoin("degrees as d", "d.id", "p.degree_id");
 }
 
+type Listed = ReturnType<typeof listed>;
+
+/**
+ * A programme's theses read in its index range cost a fraction of a term's match looked up in the
+ * table: at 1,000,000, "mensah" in a programme of 40,630 theses was counted in 26 ms (SQLite) and
+ * 17 ms (PostgreSQL) by the range, 72 and 45 ms by its 14,634 matches. The range is read when the
+ * programme has fewer than this many times the term's matches, and no more than
+ * PROGRAMME_RANGE_LIMIT theses.
+ */
+const RANGE_PER_MATCH = 4;
+const PROGRAMME_RANGE_LIMIT = 200_000;
+
+/**
+ * How the term is tested: through the index, on each row as the list's order is walked, or on
+ * each thesis of a programme smaller than the term's matches (publicSearchInRange).
+ */
+type TermTest = "index" | "row" | "range";
+
+/**
+ * The query's conditions on the publication, beside the programme (listedPublications). `term`:
+ * through the search index, or row by row (a walk; a term without a trigram is always tested row
+ * by row).
+ */
+function conditions(db: Executor, query: PublicListQuery, term: TermTest): RawBuilder<SqlBool>[] {
+  const out: RawBuilder<SqlBool>[] = [];
+  const text = query.q?.trim();
+  if (text) {
+    out.push(
+      term === "index"
+        ? publicSearchCondition(db, text)
+        : term === "range"
+          ? publicSearchInRange(db, text)
+          : publicSearchRowByRow(db, text),
+    );
+  }
+  if (query.keyword) {
+    // Keywords are a JSON array: the keyword with its quotes is one whole element. Without a
+    // term, the index finds the theses whose text contains the keyword, then this test.
+    const keyword = query.keyword.trim();
+    if (!text && term === "index" && searchIndexServes(keyword)) {
+      out.push(publicSearchCondition(db, keyword));
+    }
+    const element = containsPattern(JSON.stringify(keyword));
+    out.push(sql<SqlBool>`lower(p.keywords) like lower(${element}) escape '\\'`);
+  }
+  return out;
+}
+
+/** The listed theses (of the programme) meeting the conditions, joined for a page. */
+function matching(
+  db: Executor,
+  programme: string | undefined,
+  where: RawBuilder<SqlBool>[],
+): Listed {
+  return where.reduce((q, c) => q.where(c), listed(db, programme));
+}
+
+/** What a page shows of each thesis, and its place in the list's order. */
+function pageColumns(q: Listed) {
+  return q.select([
+    "p.submission_id",
+    "submissions.thesis_title",
+    "submissions.student_name",
+    "submissions.programme",
+    "d.name as degree_name",
+    "p.award_date",
+    "p.published_at",
+  ]);
+}
+
+interface PageRow {
+  submission_id: number;
+  thesis_title: string | null;
+  student_name: string;
+  programme: string;
+  degree_name: string;
+  award_date: string | null;
+}
+
+/** The list's order: newest first, the submission id breaking ties (index publications_list_order). */
+function inListOrder(q: ReturnType<typeof pageColumns>) {
+  return q.orderBy("p.published_at", "desc").orderBy("p.submission_id", "desc");
+}
+
+/**
+ * One page of the public list and its total, capped as the admin list's
+ * (docs/decisions/006-search.md). The rows and their order are always those of
+ * `where listed and … order by published_at desc, submission_id desc limit … offset …`; how they
+ * are found depends on how many match:
+ * - none, or no more than the offset: no page query;
+ * - a few (fewMatches): the matches first, through the search index when the term has a trigram,
+ *   in a materialized common table expression, then sorted;
+ * - many: the list's order walked (publications_list_order), each thesis tested row by row, within
+ *   walkRows + offset theses; the matches are dense, so a page is found within a few hundred. When
+ *   it is not, the matches first as above.
+ * A term alone with a trigram is counted in the index itself (countPublicSearchMatches), which
+ * holds listed theses only. A non-ASCII term is never walked (SQLite's LIKE folds ASCII case only,
+ * its FTS5 index every letter's), as in the admin list.
+ */
 export async function listPublicTheses(
   db: Executor,
   query: PublicListQuery,
   pageSize = PUBLIC_PAGE_SIZE,
-  totalCap = LIST_TOTAL_CAP,
+  limits: Partial<PublicListLimits> = {},
 ): Promise<PublicListPage> {
-  const where = conditions(db, query);
-  const [rows, counted] = await Promise.all([
-    where(listed(db))
-      .select([
-        "p.submission_id",
-        "submissions.thesis_title",
-        "submissions.student_name",
-        "submissions.programme",
-        "d.name as degree_name",
-        "p.award_date",
-      ])
-      .orderBy("p.published_at", "desc")
-      .orderBy("p.submission_id", "desc")
-      .limit(pageSize)
-      .offset((query.page - 1) * pageSize)
-      .execute(),
-    // The admin list's capped total: counting stops one past the cap.
+  const { totalCap, fewMatches, walkRows } = { ...PUBLIC_LIST_LIMITS, ...limits };
+  const text = query.q?.trim() || undefined;
+  const offset = (query.page - 1) * pageSize;
+  const filtered = query.programme !== undefined || query.keyword !== undefined;
+  const unfiltered = text === undefined && !filtered;
+  const page = (q: Listed): Promise<PageRow[]> =>
+    inListOrder(pageColumns(q)).limit(pageSize).offset(offset).execute();
+
+  // The term the index can count: the search term, or else a keyword link's keyword.
+  const keyword = query.keyword?.trim();
+  const indexTerm =
+    text ?? (keyword !== undefined && searchIndexServes(keyword) ? keyword : undefined);
+  // Within a programme, a common term: when the programme's theses (counted in its index range,
+  // up to PROGRAMME_RANGE_LIMIT) are fewer than RANGE_PER_MATCH times the term's matches, its
+  // theses are tested rather than the term's matches looked up; the term is counted far enough
+  // to tell.
+  const programmeSize =
+    query.programme && indexTerm !== undefined
+      ? await countRows(db, listedPublications(db, query.programme), PROGRAMME_RANGE_LIMIT + 1)
+      : undefined;
+  const rangeServes = programmeSize !== undefined && programmeSize <= PROGRAMME_RANGE_LIMIT;
+  const termCount =
+    indexTerm !== undefined
+      ? await countPublicSearchMatches(
+          db,
+          indexTerm,
+          Math.max(totalCap + 1, rangeServes ? Math.floor(programmeSize / RANGE_PER_MATCH) + 1 : 0),
+        )
+      : undefined;
+  const inRange =
+    rangeServes &&
+    termCount !== undefined &&
+    termCount > fewMatches &&
+    programmeSize < RANGE_PER_MATCH * termCount;
+  const indexed = conditions(db, query, inRange ? "range" : "index");
+  // The capped count: a term alone is its index count, the index holding listed theses only.
+  // With a filter, the matching rows are counted: through the index when the term is rare; when
+  // it is common, row by row (the index's matches would all be collected before the count could
+  // stop, 170,000 for a keyword link at 1,000,000), from the publications alone; with the
+  // programme, through the index (a common term's matches are fewer than a programme's theses).
+  const counted = text !== undefined && !filtered ? termCount : undefined;
+  const countConditions =
+    termCount !== undefined && termCount > fewMatches && query.programme === undefined
+      ? conditions(db, query, "row")
+      : indexed;
+  const countBase = countConditions.reduce(
+    (q, c) => q.where(c),
+    listedPublications(db, query.programme),
+  );
+  const matched = counted ?? (await countRows(db, countBase, totalCap + 1));
+  const totalCapped = matched > totalCap;
+  const expected = totalCapped ? pageSize : Math.max(0, Math.min(pageSize, matched - offset));
+
+  const matchesFirst = () =>
     db
-      .selectFrom(
-        where(listed(db))
-          .select("p.submission_id")
-          .limit(totalCap + 1)
-          .as("matches"),
+      .with(
+        (cte) => cte("matches").materialized(),
+        () => pageColumns(matching(db, query.programme, indexed)),
       )
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const n = Number(counted.n);
+      .selectFrom("matches")
+      .selectAll()
+      .orderBy("published_at", "desc")
+      .orderBy("submission_id", "desc")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
+
+  let rows: PageRow[];
+  if (expected === 0) rows = [];
+  else if (unfiltered) rows = await page(listed(db));
+  else if (inRange) {
+    // The programme's range read in the list's order, its theses tested, to the page: no bound
+    // needed, the range being smaller than the term's matches; the page's columns after, by id.
+    const found = await walkListOrder(db, query, undefined, pageSize, offset, "range");
+    rows =
+      found.length === 0
+        ? []
+        : await inListOrder(
+            pageColumns(listed(db).where("p.submission_id", "in", found)),
+          ).execute();
+  } else if (matched <= fewMatches) rows = await matchesFirst();
+  else if (text !== undefined && !isAsciiTerm(text))
+    rows = await page(matching(db, query.programme, indexed));
+  else {
+    const walked = await walkListOrder(db, query, walkRows + offset, pageSize, offset, "row");
+    rows =
+      walked.length >= expected
+        ? await inListOrder(
+            pageColumns(listed(db).where("p.submission_id", "in", walked)),
+          ).execute()
+        : await matchesFirst();
+  }
   return {
     items: rows.map((r) => ({
       submissionId: Number(r.submission_id),
@@ -133,9 +303,69 @@ export async function listPublicTheses(
       degreeName: r.degree_name,
       awardDate: r.award_date ?? "",
     })),
-    total: Math.min(n, totalCap),
-    totalCapped: n > totalCap,
+    total: Math.min(matched, totalCap),
+    totalCapped,
   };
+}
+
+/**
+ * The page's submission ids found by walking the list's order (within a programme, the
+ * programme's) for at most `rows` listed publications (undefined: the whole programme, when it is
+ * smaller than the term's matches), testing each (`term`: "row", or "range" for a whole
+ * programme). The bound is the (published_at, submission_id) of the last publication walked, read first from the
+ * order's index alone; a range on it keeps both planners on that index and stops the walk there. The walk reads
+ * the publications alone (on PostgreSQL the order's index holds all it tests, so it never visits
+ * the table); the page's columns are read after, for its ids only. Fewer ids than the page expects
+ * means: not found within the bound.
+ */
+async function walkListOrder(
+  db: Executor,
+  query: PublicListQuery,
+  rows: number | undefined,
+  pageSize: number,
+  offset: number,
+  term: TermTest,
+): Promise<number[]> {
+  const bound =
+    rows === undefined
+      ? undefined
+      : await listedPublications(db, query.programme)
+          .select(["p.published_at", "p.submission_id"])
+          .orderBy("p.published_at", "desc")
+          .orderBy("p.submission_id", "desc")
+          .limit(1)
+          .offset(rows - 1)
+          .executeTakeFirst();
+  let q = conditions(db, query, term).reduce(
+    (acc, c) => acc.where(c),
+    listedPublications(db, query.programme),
+  );
+  if (bound !== undefined) {
+    q = q.where(
+      sql<SqlBool>`(p.published_at, p.submission_id) >= (${bound.published_at}, ${bound.submission_id})`,
+    );
+  }
+  const found = await q
+    .select("p.submission_id")
+    .orderBy("p.published_at", "desc")
+    .orderBy("p.submission_id", "desc")
+    .limit(pageSize)
+    .offset(offset)
+    .execute();
+  return found.map((r) => Number(r.submission_id));
+}
+
+/** How many publications the query has, counted no further than `limit`. */
+async function countRows(
+  db: Executor,
+  q: ReturnType<typeof listedPublications>,
+  limit: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(q.select("p.submission_id").limit(limit).as("matches"))
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 const PROGRAMMES_CACHE_MS = 60_000;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { publishThesis } from "../../testing/public-theses.js";
 import { uniquePdf } from "../../testing/documents.js";
+import { createUser } from "../../testing/factories.js";
 import { downloadCount, countDownload, parseRange, sweepDownloadReaders } from "./downloads.js";
 import { jsonForScript } from "./public-pages.js";
 import { listPublicTheses } from "./public-repository.js";
@@ -231,7 +232,7 @@ describe("/theses", () => {
   });
 
   it("pages, and caps the total as the admin list does", async () => {
-    const first = await listPublicTheses(t.db, { page: 1 }, 1, 1);
+    const first = await listPublicTheses(t.db, { page: 1 }, 1, { totalCap: 1 });
     expect(first.items).toHaveLength(1);
     expect(first.totalCapped).toBe(true);
     const second = await listPublicTheses(t.db, { page: 2 }, 1);
@@ -462,5 +463,314 @@ describe("a name beyond ASCII", () => {
     const id = await publishThesis(t, { studentName: "Adwoa Ɔsei", title: "Fishing communities" });
     const result = await listPublicTheses(t.db, { q: "Ɔsei", page: 1 });
     expect(result.items.map((i) => i.submissionId)).toEqual([id]);
+  });
+});
+
+describe("the public list's search index (migration 023)", () => {
+  // An app of its own: the list above counts its theses.
+  let s: TestApp;
+  const ids: number[] = [];
+  let hidden: { withdrawn: number; unpublished: number; undated: number };
+
+  const names = ["Ama Mensah", "Kofi Owusu", "Yaa Mensah-Bonsu", "Kwame O'Brien", "Esi Ghartey"];
+  const titles = [
+    "Cocoa prices and smallholder farmers",
+    "Mobile money: 50% of savings",
+    "Groundwater_recharge in the Volta basin",
+    'The "informal" economy of Kumasi',
+    "Urban flooding and drainage",
+  ];
+  const keywordSets = [["cocoa", "price risk"], ["mobile money"], ["ghana", "water"], ["policy"]];
+  const programmes = ["MPhil Economics", "MPhil Geography"];
+
+  beforeAll(async () => {
+    s = await createTestApp({});
+    for (let i = 0; i < 24; i++) {
+      ids.push(
+        await publishThesis(s, {
+          studentName: names[i % names.length] as string,
+          title: `${titles[i % titles.length] as string} ${i}`,
+          keywords: keywordSets[i % keywordSets.length] as string[],
+          programme: programmes[i % programmes.length] as string,
+          // Three theses share each moment: the submission id breaks the tie.
+          publishedAt: new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 3))).toISOString(),
+          ...(i % 7 === 0 ? { embargo: "1y" as const } : {}),
+        }),
+      );
+    }
+    // A programme smaller than a term's matches: its theses are tested (publicSearchInRange).
+    await publishThesis(s, {
+      studentName: "Akosua Mensah",
+      title: "Kente weaving in Bonwire",
+      keywords: ["kente"],
+      programme: "MPhil History",
+      publishedAt: new Date(Date.UTC(2026, 0, 4)).toISOString(),
+    });
+    hidden = {
+      withdrawn: await publishThesis(s, {
+        studentName: "Ama Mensah",
+        title: "Cocoa prices withdrawn",
+        keywords: ["cocoa"],
+        withdrawn: { at: "2026-08-03T10:00:00.000Z", reason: "Data could not be verified" },
+      }),
+      unpublished: await publishThesis(s, {
+        studentName: "Ama Mensah",
+        title: "Cocoa prices unpublished",
+        keywords: ["cocoa"],
+      }),
+      undated: await publishThesis(s, {
+        studentName: "Ama Mensah",
+        title: "Cocoa prices with no award date",
+        keywords: ["cocoa"],
+      }),
+    };
+    await s.db
+      .updateTable("publications")
+      .set({ published_at: null })
+      .where("submission_id", "=", hidden.unpublished)
+      .execute();
+    await s.db
+      .updateTable("publications")
+      .set({ award_date: null })
+      .where("submission_id", "=", hidden.undated)
+      .execute();
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  /**
+   * The list by its definition, computed here from every listed thesis: the term a substring of
+   * "title, author, keywords" ignoring (ASCII) case, the keyword a whole keyword, newest first.
+   */
+  async function expected(query: { q?: string; programme?: string; keyword?: string }) {
+    const rows = await s.db
+      .selectFrom("publications as p")
+      .innerJoin("submissions as sub", "sub.id", "p.submission_id")
+      .select([
+        "p.submission_id",
+        "p.keywords",
+        "p.published_at",
+        "sub.thesis_title",
+        "sub.student_name",
+        "sub.programme",
+      ])
+      .where("p.published_at", "is not", null)
+      .where("p.withdrawn_at", "is", null)
+      .where("p.award_date", "is not", null)
+      .execute();
+    const term = query.q?.trim().toLowerCase();
+    return rows
+      .filter((r) => {
+        const keywords = JSON.parse(r.keywords) as string[];
+        const text = [r.thesis_title ?? "", r.student_name, ...keywords].join("\u001f");
+        return (
+          (term === undefined || text.toLowerCase().includes(term)) &&
+          (query.programme === undefined || r.programme === query.programme) &&
+          (query.keyword === undefined ||
+            keywords.some((k) => k.toLowerCase() === query.keyword?.toLowerCase()))
+        );
+      })
+      .sort((a, b) =>
+        a.published_at === b.published_at
+          ? Number(b.submission_id) - Number(a.submission_id)
+          : String(b.published_at) < String(a.published_at)
+            ? -1
+            : 1,
+      )
+      .map((r) => Number(r.submission_id));
+  }
+
+  // Each way of finding a page, forced by the limits: the default; the walk along the list's
+  // order; a walk too short, so the matches first after it; the matches first at once.
+  const ways = [
+    {},
+    { fewMatches: 0, walkRows: 1_000 },
+    { fewMatches: 0, walkRows: 1 },
+    { fewMatches: 1_000_000 },
+  ];
+
+  async function allPages(
+    query: { q?: string; programme?: string; keyword?: string },
+    limits: (typeof ways)[number],
+  ) {
+    const found: number[] = [];
+    let total = -1;
+    for (let page = 1; page <= 20; page++) {
+      const result = await listPublicTheses(s.db, { ...query, page }, 4, limits);
+      total = result.total;
+      expect(result.totalCapped).toBe(false);
+      found.push(...result.items.map((i) => i.submissionId));
+      if (result.items.length < 4) break;
+    }
+    return { found, total };
+  }
+
+  const queries = [
+    { q: "cocoa" }, // a title word
+    { q: "MENSAH" }, // the author, in another case
+    { q: "price risk" }, // a keyword, with its space
+    { q: "mensah-bonsu" },
+    { q: "o'brien" }, // a quote
+    { q: '"informal"' }, // double quotes: FTS5 syntax, taken literally
+    { q: '"' }, // a double quote alone: not the keywords' JSON quotes
+    { q: "50%" }, // % and _ are literal
+    { q: "%" },
+    { q: "r_c" },
+    { q: "_" },
+    { q: "gh" }, // short terms: no trigram
+    { q: "a" },
+    { q: "recharge in" },
+    { q: "withdrawn" }, // only a withdrawn thesis has it
+    { q: "unpublished" },
+    { q: "award date" },
+    { q: "zzzz" },
+    { programme: "MPhil Geography" },
+    { keyword: "cocoa" },
+    { keyword: "coc" }, // whole keywords only
+    { keyword: "Mobile Money" },
+    { q: "mensah", programme: "MPhil Economics" },
+    { q: "mensah", programme: "MPhil History" },
+    { q: "owusu", programme: "MPhil History" },
+    { q: "gh", programme: "MPhil History" },
+    { q: "a", keyword: "water" },
+  ];
+
+  it("finds by title, author and keyword, literally, in the list's order and every way", async () => {
+    for (const query of queries) {
+      const want = await expected(query);
+      for (const limits of ways) {
+        const { found, total } = await allPages(query, limits);
+        expect({ query, limits, found }).toEqual({ query, limits, found: want });
+        expect(total).toBe(want.length);
+      }
+    }
+    // The oracle itself is not empty where it should not be.
+    expect((await expected({ q: "cocoa" })).length).toBe(9);
+    expect((await expected({ q: "%" })).length).toBe(5);
+    expect((await expected({ q: '"' })).length).toBe(5);
+  });
+
+  it("never lists a withdrawn, unpublished or undated thesis", async () => {
+    for (const q of ["cocoa prices", "mensah", "ama", "co"]) {
+      for (const limits of ways) {
+        const { found } = await allPages({ q }, limits);
+        expect(found.length).toBeGreaterThan(0);
+        expect(found).not.toContain(hidden.withdrawn);
+        expect(found).not.toContain(hidden.unpublished);
+        expect(found).not.toContain(hidden.undated);
+      }
+    }
+  });
+
+  it("caps the total as the admin list does", async () => {
+    const result = await listPublicTheses(s.db, { q: "mensah", page: 1 }, 2, { totalCap: 3 });
+    expect(result.total).toBe(3);
+    expect(result.totalCapped).toBe(true);
+    expect(result.items.map((i) => i.submissionId)).toEqual(
+      (await expected({ q: "mensah" })).slice(0, 2),
+    );
+  });
+
+  it("follows every write: title, name, keywords, withdrawal, publication, deletion", async () => {
+    const id = ids[5] as number;
+    const search = async (q: string) =>
+      (await listPublicTheses(s.db, { q, page: 1 }, 100)).items.map((i) => i.submissionId);
+    await s.db
+      .updateTable("submissions")
+      .set({ thesis_title: "Sickle cell screening" })
+      .where("id", "=", id)
+      .execute();
+    expect(await search("sickle cell")).toEqual([id]);
+    await s.db
+      .updateTable("submissions")
+      .set({ student_name: "Adjoa Quaye" })
+      .where("id", "=", id)
+      .execute();
+    expect(await search("quaye")).toEqual([id]);
+    expect(await search("sickle cell")).toEqual([id]);
+    await s.db
+      .updateTable("publications")
+      .set({ keywords: JSON.stringify(["haemoglobin"]) })
+      .where("submission_id", "=", id)
+      .execute();
+    expect(await search("haemoglobin")).toEqual([id]);
+    // A change of anything else leaves the text as it was.
+    await s.db
+      .updateTable("publications")
+      .set({ department: "Department of Biochemistry" })
+      .where("submission_id", "=", id)
+      .execute();
+    expect(await search("haemoglobin")).toEqual([id]);
+    await s.db
+      .updateTable("publications")
+      .set({ withdrawn_at: "2026-09-01T00:00:00.000Z", withdrawn_reason: "Duplicate" })
+      .where("submission_id", "=", id)
+      .execute();
+    expect(await search("quaye")).toEqual([]);
+    await s.db
+      .updateTable("publications")
+      .set({ withdrawn_at: null, withdrawn_reason: null })
+      .where("submission_id", "=", id)
+      .execute();
+    expect(await search("quaye")).toEqual([id]);
+    // A thesis published later: listed, and found, from then on.
+    await s.db
+      .updateTable("publications")
+      .set({ published_at: "2026-10-01T00:00:00.000Z" })
+      .where("submission_id", "=", hidden.unpublished)
+      .execute();
+    expect(await search("prices unpublished")).toEqual([hidden.unpublished]);
+    await s.db.deleteFrom("submissions").where("id", "=", hidden.unpublished).execute();
+    expect(await search("prices unpublished")).toEqual([]);
+    expect(await search("cocoa prices")).toEqual(await expected({ q: "cocoa prices" }));
+  });
+
+  it("moves a thesis between programme lists when an administrator changes its programme", async () => {
+    const admin = await createUser(s.db, "admin", { name: "Efua Registrar" });
+    const id = ids[3] as number; // MPhil Geography, an author "Kwame O'Brien"
+    const inProgramme = async (query: { q?: string; programme: string }) => {
+      const lists = [];
+      for (const limits of ways) lists.push((await allPages(query, limits)).found);
+      return lists;
+    };
+    expect((await inProgramme({ programme: "MPhil Geography" }))[0]).toContain(id);
+    const { version } = await s.db
+      .selectFrom("submissions")
+      .select("version")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const response = await s.app.inject({
+      method: "PATCH",
+      url: `/api/admin/submissions/${id}`,
+      headers: admin.headers,
+      payload: { version, changes: { programme: "MPhil Economics" } },
+    });
+    expect(response.statusCode).toBe(200);
+    for (const query of [
+      { programme: "MPhil Economics" },
+      { programme: "MPhil Geography" },
+      { q: "o'brien", programme: "MPhil Economics" },
+      { q: "o'brien", programme: "MPhil Geography" },
+    ]) {
+      const want = await expected(query);
+      expect(want.includes(id)).toBe(query.programme === "MPhil Economics");
+      for (const found of await inProgramme(query))
+        expect({ query, found }).toEqual({ query, found: want });
+    }
+    // A withdrawn thesis leaves every programme's list, and keeps its programme when it returns.
+    await s.db
+      .updateTable("publications")
+      .set({ withdrawn_at: "2026-09-01T00:00:00.000Z", withdrawn_reason: "Duplicate" })
+      .where("submission_id", "=", id)
+      .execute();
+    expect((await inProgramme({ programme: "MPhil Economics" }))[0]).not.toContain(id);
+    await s.db
+      .updateTable("publications")
+      .set({ withdrawn_at: null, withdrawn_reason: null })
+      .where("submission_id", "=", id)
+      .execute();
+    expect((await inProgramme({ programme: "MPhil Economics" }))[0]).toContain(id);
+    expect((await inProgramme({ programme: "MPhil Geography" }))[0]).not.toContain(id);
   });
 });

@@ -21,6 +21,7 @@ import * as m019 from "./019_report_rollups.js";
 import * as m020 from "./020_deposits.js";
 import * as m021 from "./021_public_downloads.js";
 import * as m022 from "./022_report_open_rollups.js";
+import * as m023 from "./023_public_search.js";
 import * as m024 from "./024_publication_datestamp_on_edit.js";
 
 /**
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "020_deposits": m020,
   "021_public_downloads": m021,
   "022_report_open_rollups": m022,
+  "023_public_search": m023,
   "024_publication_datestamp_on_edit": m024,
 };
 
