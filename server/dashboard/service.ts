@@ -36,7 +36,7 @@ export async function dashboardStats(
   const months = lastTwelveMonths(now);
   const thisMonth = months[months.length - 1] ?? "";
   const today = nowIso(now).slice(0, 10);
-  // One definition of late (issue 22, server/examiners/late.ts): a typed state is due
+  // One definition of late (issue 22, the Reports' late list: overdue.test.ts holds them equal): a typed state is due
   // reportOverdueDays after the day it was typed, and late once that day is before today.
   const overdueBefore = `${addDays(today, -config.reportOverdueDays)}T00:00:00.000Z`;
 

@@ -244,8 +244,8 @@ export async function reportFigures(
 }
 
 /**
- * The late reports now (the one overdue list, server/examiners/late.ts's definition), most days
- * late first: at most `limit` items and the total. The dean's PDF lists more by passing a larger
+ * The late reports now (the one overdue list, the dashboard's definition: server/dashboard's
+ * overdue.test.ts holds the two equal), most days late first: at most `limit` items and the total. The dean's PDF lists more by passing a larger
  * limit. Read from the open reports (migration 022): the counts from their rollups, the first
  * items from the index that serves the filters, so a programme or cohort never makes a read look
  * up every open examination's record.
