@@ -156,6 +156,21 @@ describe.each(backends)("sweepOrphanFiles ($kind storage)", (backend) => {
     expect(keys).not.toContain(orphan);
   });
 
+  it("removes a zip's spooled directory and a SWORD package left by a crash, past the grace period", async () => {
+    const hex = () => randomBytes(6).toString("hex");
+    const oldSpool = stagedFile(`zip-directory-${hex()}.tmp`, 2 * HOUR);
+    const oldPackage = stagedFile(`sword-42-${hex()}.zip`, 2 * HOUR);
+    const freshSpool = stagedFile(`zip-directory-${hex()}.tmp`, 0);
+    const notOurs = stagedFile(`sword-package.zip`, 2 * HOUR);
+
+    const report = await sweepOrphanFiles(database.db, storage, new Date());
+    expect(report.stagingFiles).toBe(2);
+    expect(fs.existsSync(oldSpool)).toBe(false);
+    expect(fs.existsSync(oldPackage)).toBe(false);
+    expect(fs.existsSync(freshSpool)).toBe(true);
+    expect(fs.existsSync(notOurs)).toBe(true);
+  });
+
   it("keeps bytes the store had before the upload, and bytes a row refers to: only the record goes", async () => {
     const db = database.db;
     const student = await createUser(db, "student");

@@ -30,8 +30,14 @@ import {
 export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 /** Records read per page; bounds memory and each query. */
 const BATCH_SIZE = 500;
-/** The staging files an upload writes (server/documents/upload.ts). */
-const STAGING_FILE = /^upload-[0-9a-f-]{36}\.part$/;
+/**
+ * The staging files this code writes and removes when done, left behind only by a crash: an
+ * upload's (server/documents/upload.ts), a zip's spooled directory (server/files/zip.ts) and a
+ * SWORD package (server/publication/deposit-package.ts). A zip or package still in use holds its
+ * file open, so removing it after the grace period cannot break a slow download on this system.
+ */
+const STAGING_FILE =
+  /^(?:upload-[0-9a-f-]{36}\.part|zip-directory-[0-9a-f]{12}\.tmp|sword-\d+-[0-9a-f]{12}\.zip)$/;
 
 export interface OrphanSweepReport {
   /** Stored files removed: written by an upload of ours that never committed, and unreferenced. */
