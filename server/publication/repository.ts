@@ -364,8 +364,25 @@ export async function readPublishedRecords(
       .innerJoin("submissions as s", "s.id", "p.submission_id")
       .innerJoin("degrees as d", "d.id", "p.degree_id")
       .innerJoin("licence_versions as l", "l.version", "p.licence_version")
-      .selectAll("p")
+      // Only the columns the record shows: `selectAll` also read the row's search text, its
+      // audit columns and the embargo's decision, some 2 KB a thesis that a harvest of a million
+      // parsed and dropped (on PostgreSQL each value a string of pg's parser; issue 20's memory).
       .select([
+        "p.submission_id",
+        "p.keywords",
+        "p.language",
+        "p.department",
+        "p.supervisors",
+        "p.examination_date",
+        "p.award_date",
+        "p.licence_version",
+        "p.embargo_choice",
+        "p.embargo_until",
+        "p.published_at",
+        "p.datestamp",
+        "p.withdrawn_at",
+        "p.withdrawn_reason",
+        "p.handle",
         "s.student_name",
         "s.thesis_title",
         "s.thesis_abstract",
@@ -388,14 +405,13 @@ export async function readPublishedRecords(
       continue;
     }
     const id = Number(row.submission_id);
-    const stored = rowToPublication(row);
     const file = fileOf.get(id);
     records.set(id, {
       submissionId: id,
       title: row.thesis_title ?? "",
       abstract: row.thesis_abstract ?? "",
       author: { name: row.student_name },
-      keywords: stored.keywords,
+      keywords: parseJsonArray<string>(row.keywords),
       language: row.language ?? "eng",
       degree: {
         name: row.degree_name,
@@ -404,7 +420,10 @@ export async function readPublishedRecords(
       },
       programme: row.programme,
       department: row.department ?? "",
-      supervisors: stored.supervisors.map((s) => ({ name: s.name, orcid: s.orcid ?? null })),
+      supervisors: parseJsonArray<Supervisor>(row.supervisors).map((s) => ({
+        name: s.name,
+        orcid: s.orcid ?? null,
+      })),
       examinationDate: row.examination_date,
       awardDate: row.award_date,
       licence: { version: Number(row.licence_version), text: row.licence_text },
