@@ -80,20 +80,39 @@ async function load(db: Db, options: Options, now: number): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-async function measure(db: Db, database: string, options: Options): Promise<Result> {
-  const now = new Date();
-  console.log(`  ${database}: writing ${options.records.toLocaleString("en")} records' histories`);
-  const loadSeconds = await load(db, options, now.getTime());
-  // The last twelve months of one programme, as the page's default period.
-  const query = reportQuerySchema.parse({ programme: PROGRAMME });
-  const timings: number[] = [];
-  let bytes = 0;
-  let pages = 0;
-  let examiners = 0;
-  let late = 0;
-  for (let round = 0; round <= options.rounds; round += 1) {
+/** What `deanPdfRounds` measured: every timed round's milliseconds, and the last PDF's shape. */
+export interface DeanPdfRounds {
+  timings: number[];
+  bytes: number;
+  pages: number;
+  examiners: number;
+  late: number;
+  lateTotal: number;
+}
+
+/**
+ * The dean's PDF of one programme for the last twelve months (the page's default period), made as
+ * GET /admin/reports/dean.pdf makes it: reportDocumentData, then renderDeanPdf read to its last
+ * byte; `rounds` timed rounds after one warm-up. Also timed over bench-reports.ts's 1M data.
+ */
+export async function deanPdfRounds(
+  db: Db,
+  programme: string,
+  now: Date,
+  rounds: number,
+): Promise<DeanPdfRounds> {
+  const query = reportQuerySchema.parse({ programme });
+  const result: DeanPdfRounds = {
+    timings: [],
+    bytes: 0,
+    pages: 0,
+    examiners: 0,
+    late: 0,
+    lateTotal: 0,
+  };
+  for (let round = 0; round <= rounds; round += 1) {
     const started = performance.now();
-    const data = await reportDocumentData(db, query, new Date(), SETTINGS);
+    const data = await reportDocumentData(db, query, now, SETTINGS);
     const doc = renderDeanPdf({
       programme: data.figures.filters.programme,
       cohort: data.figures.filters.cohort,
@@ -108,13 +127,28 @@ async function measure(db: Db, database: string, options: Options): Promise<Resu
     const pdf = Buffer.concat(chunks);
     const ms = performance.now() - started;
     // Round 0 warms the statement caches and pdfkit's font metrics; it is not counted.
-    if (round > 0) timings.push(ms);
-    bytes = pdf.length;
+    if (round > 0) result.timings.push(ms);
+    result.bytes = pdf.length;
     // Page objects' dictionaries are not compressed by pdfkit (only content streams are).
-    pages = pdf.toString("latin1").match(/\/Type \/Page\b/g)?.length ?? 0;
-    examiners = data.tables.find((t) => t.id === "examiners")?.rows.length ?? 0;
-    late = data.late.rows.length;
+    result.pages = pdf.toString("latin1").match(/\/Type \/Page\b/g)?.length ?? 0;
+    result.examiners = data.tables.find((t) => t.id === "examiners")?.rows.length ?? 0;
+    result.late = data.late.rows.length;
+    result.lateTotal = data.figures.late.total;
   }
+  return result;
+}
+
+async function measure(db: Db, database: string, options: Options): Promise<Result> {
+  const now = new Date();
+  console.log(`  ${database}: writing ${options.records.toLocaleString("en")} records' histories`);
+  const loadSeconds = await load(db, options, now.getTime());
+  // The last twelve months of one programme, as the page's default period.
+  const { timings, bytes, pages, examiners, late } = await deanPdfRounds(
+    db,
+    PROGRAMME,
+    now,
+    options.rounds,
+  );
   return {
     database,
     records: options.records,

@@ -32,10 +32,9 @@ import { createDatabase, migrateToLatest, type Db } from "../server/db/database.
 import { dialectOf } from "../server/db/dialect.js";
 import { fillOpenRollups, rebuildJourneyRollups } from "../server/db/report-rollups.js";
 import type { Database } from "../server/db/schema.js";
-import { reportDocumentData } from "../server/reports/export-data.js";
-import { renderDeanPdf } from "../server/reports/pdf.js";
 import { reportFigures } from "../server/reports/service.js";
 import { generateSubmissions, loadSubmissions, mulberry32, pick } from "./bench-data.js";
+import { deanPdfRounds } from "./bench-reports-pdf.js";
 import type { Insertable } from "kysely";
 
 interface Options {
@@ -403,38 +402,12 @@ async function timePdf(
   programme: string,
   rounds: number,
 ): Promise<PdfTiming> {
-  const query = reportQuerySchema.parse({ programme });
-  const timings: number[] = [];
-  let pages = 0;
-  let bytes = 0;
-  let examiners = 0;
-  let late = 0;
-  let lateTotal = 0;
-  for (let round = 0; round <= rounds; round += 1) {
-    const started = performance.now();
-    const data = await reportDocumentData(db, query, NOW, SETTINGS);
-    const doc = renderDeanPdf({
-      programme: data.figures.filters.programme,
-      cohort: data.figures.filters.cohort,
-      period: { from: data.figures.current.from, to: data.figures.current.to },
-      generatedAt: NOW,
-      headline: data.headline,
-      tables: data.tables,
-      late: data.late,
-    });
-    const chunks: Buffer[] = [];
-    for await (const chunk of doc) chunks.push(chunk as Buffer);
-    const out = Buffer.concat(chunks);
-    const ms = performance.now() - started;
-    // Round 0 warms the statement caches and pdfkit's font metrics; it is not counted.
-    if (round > 0) timings.push(ms);
-    bytes = out.length;
-    // Page objects' dictionaries are not compressed by pdfkit (only content streams are).
-    pages = out.toString("latin1").match(/\/Type \/Page\b/g)?.length ?? 0;
-    examiners = data.tables.find((t) => t.id === "examiners")?.rows.length ?? 0;
-    late = data.late.rows.length;
-    lateTotal = data.figures.late.total;
-  }
+  const { timings, pages, bytes, examiners, late, lateTotal } = await deanPdfRounds(
+    db,
+    programme,
+    NOW,
+    rounds,
+  );
   timings.sort((a, b) => a - b);
   const result = {
     database: name,
