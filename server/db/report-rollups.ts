@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { dialectOf } from "./dialect.js";
-import type { Database } from "./schema.js";
+import type { Database, ReportOpenItemsTable } from "./schema.js";
 
 /**
  * database.ts's Executor, spelled out: database.ts lists the migrations, and migration 019 computes
@@ -483,15 +483,8 @@ export async function compactReportRollups(db: Executor): Promise<void> {
 /** An open link without a due date is never late: it sorts after every real day. */
 export const NO_DUE_DAY = "9999-12-31";
 
-interface OpenItem {
-  kind: "link" | "typed";
-  role: "internal" | "external";
-  examination_id: number;
-  examiner_id: number;
-  programme: string;
-  cohort: number;
-  day: string;
-}
+/** An open report as report_open_items keeps it, without its record's id (the map's key). */
+type OpenItem = Omit<ReportOpenItemsTable, "submission_id">;
 
 function itemKey(item: OpenItem): string {
   return JSON.stringify([
