@@ -1060,6 +1060,160 @@ export async function countPublicSearchMatches(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The public list's keyword links (migration 025_public_keywords,
+// docs/decisions/027-oai-pmh-and-public-pages.md)
+//
+// `publication_keywords`: one row per distinct keyword of each listed thesis (list_programme set,
+// migration 023), the keyword as this database's lower() gives it, beside the thesis's place in
+// the list's order and its programme. Its key (keyword, published_at, submission_id) makes a
+// keyword's theses in the list's order one range, and (keyword, list_programme, published_at,
+// submission_id) the same within a programme; both hold everything a keyword link reads, so it
+// never visits a table row to count or to find its page. Kept by triggers from the publication's
+// row: every firing deletes the rows of the row as it was and writes those of the row as it is.
+
+/** The thesis's keywords decoded from its JSON array, as a FROM item `j` with a column `value`. */
+function keywordElementsSql(db: Kysely<any>, row: string): string {
+  return dialectOf(db) === "postgres"
+    ? `json_array_elements_text(${row}.keywords::json) as j(value)`
+    : `json_each(${row}.keywords) as j`;
+}
+
+/**
+ * The rows a publication (`row`: a trigger's `new`, or a table alias named in `from`) has in
+ * publication_keywords: its distinct lower-cased keywords while it is listed, none otherwise.
+ */
+function keywordRowsSql(db: Kysely<any>, row: string, from = ""): string {
+  return `select distinct lower(j.value), ${row}.published_at, ${row}.submission_id, ${row}.list_programme
+    from ${from}${keywordElementsSql(db, row)}
+    where ${row}.list_programme is not null and ${row}.published_at is not null`;
+}
+
+/** Removes the rows a publication (`row`, as it was) had, each found by its key. */
+function deleteKeywordRowsSql(db: Kysely<any>, row: string): string {
+  return `delete from publication_keywords
+    where keyword in (select lower(j.value) from ${keywordElementsSql(db, row)})
+      and published_at = ${row}.published_at and submission_id = ${row}.submission_id`;
+}
+
+export async function createPublicKeywords(db: Kysely<any>): Promise<void> {
+  const postgres = dialectOf(db) === "postgres";
+  await sql
+    .raw(
+      `create table publication_keywords (
+      keyword text not null,
+      published_at text not null,
+      submission_id integer not null,
+      list_programme text not null,
+      primary key (keyword, published_at, submission_id)
+    )${postgres ? "" : " without rowid"}`,
+    )
+    .execute(db);
+  // SQLite: a WITHOUT ROWID table's secondary index ends with the key's other columns, so this
+  // is (keyword, list_programme, published_at, submission_id) there too.
+  await sql`create index publication_keywords_programme on publication_keywords
+    (keyword, list_programme, published_at, submission_id)`.execute(db);
+  if (postgres) {
+    // AFTER triggers see the row as 023's BEFORE trigger left it (list_programme set or cleared),
+    // so a WHEN on old and new catches every change of what the rows hold, whatever the UPDATE
+    // named: `after update of list_programme` would not fire for a withdrawal, since a column set
+    // by a BEFORE trigger is not one the statement named.
+    await sql
+      .raw(
+        `create function publication_keywords_sync() returns trigger language plpgsql as $$
+      begin
+        if tg_op in ('UPDATE', 'DELETE') and old.list_programme is not null then
+          ${deleteKeywordRowsSql(db, "old")};
+        end if;
+        if tg_op in ('INSERT', 'UPDATE') and new.list_programme is not null then
+          insert into publication_keywords (keyword, published_at, submission_id, list_programme)
+          ${keywordRowsSql(db, "new")}
+          on conflict (keyword, published_at, submission_id)
+          do update set list_programme = excluded.list_programme;
+        end if;
+        return null;
+      end $$`,
+      )
+      .execute(db);
+    await sql`create trigger publication_keywords_insert after insert on publications
+      for each row when (new.list_programme is not null)
+      execute function publication_keywords_sync()`.execute(db);
+    await sql`create trigger publication_keywords_update after update on publications
+      for each row when (old.keywords is distinct from new.keywords
+        or old.published_at is distinct from new.published_at
+        or old.list_programme is distinct from new.list_programme)
+      execute function publication_keywords_sync()`.execute(db);
+    await sql`create trigger publication_keywords_delete after delete on publications
+      for each row when (old.list_programme is not null)
+      execute function publication_keywords_sync()`.execute(db);
+  } else {
+    // SQLite: NEW is the row as the statement wrote it, not as a later trigger changed it (023's
+    // triggers set list_programme after the row is written, in an UPDATE of their own, which fires
+    // this trigger again), and the order of triggers on one event is not defined. So each firing
+    // deletes the rows of OLD and writes those of the row as it is now, read again: whichever
+    // fires last writes the final row's, and each earlier write is deleted by the next firing,
+    // whose OLD it was.
+    const rewrite = (deleteOld: boolean) => `
+      ${deleteOld ? `${deleteKeywordRowsSql(db, "old")};` : ""}
+      insert into publication_keywords (keyword, published_at, submission_id, list_programme)
+      ${keywordRowsSql(db, "p", "publications as p, ")} and p.submission_id = new.submission_id
+      on conflict (keyword, published_at, submission_id)
+      do update set list_programme = excluded.list_programme;`;
+    await sql
+      .raw(
+        `create trigger publication_keywords_insert after insert on publications begin
+        ${rewrite(false)}
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger publication_keywords_update
+      after update of keywords, published_at, list_programme on publications begin
+        ${rewrite(true)}
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger publication_keywords_delete after delete on publications begin
+        ${deleteKeywordRowsSql(db, "old")};
+      end`,
+      )
+      .execute(db);
+  }
+  await rebuildPublicKeywords(db);
+}
+
+/** Fills publication_keywords from the publications, set-based (the migration; a bulk load after its rows). */
+export async function rebuildPublicKeywords(db: Kysely<any>): Promise<void> {
+  await sql`delete from publication_keywords`.execute(db);
+  await sql
+    .raw(
+      `insert into publication_keywords (keyword, published_at, submission_id, list_programme)
+    ${keywordRowsSql(db, "p", "publications as p, ")}
+    order by 1, 2, 3`,
+    )
+    .execute(db);
+  if (dialectOf(db) === "postgres") await sql`analyze publication_keywords`.execute(db);
+}
+
+export async function dropPublicKeywords(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    for (const event of ["insert", "update", "delete"]) {
+      await sql`drop trigger if exists ${sql.raw(`publication_keywords_${event}`)} on publications`.execute(
+        db,
+      );
+    }
+    await sql`drop function if exists publication_keywords_sync()`.execute(db);
+  } else {
+    for (const event of ["insert", "update", "delete"]) {
+      await sql`drop trigger if exists ${sql.raw(`publication_keywords_${event}`)}`.execute(db);
+    }
+  }
+  await sql`drop table if exists publication_keywords`.execute(db);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Planner statistics after a bulk write (docs/decisions/018-statistics-after-imports.md)
 
 /** The tables a bulk write (an import's apply) reports its changes for. */

@@ -456,6 +456,18 @@ export interface PublicationSecretsTable {
   created_at: string;
 }
 
+/**
+ * One distinct keyword of a listed thesis (migration 025): the public list's keyword links read
+ * it. Written by the database's triggers alone, from `publications`.
+ */
+export interface PublicationKeywordsTable {
+  /** The keyword as the database's lower() gives it. */
+  keyword: ColumnType<string, never, never>;
+  published_at: ColumnType<string, never, never>;
+  submission_id: ColumnType<number, never, never>;
+  list_programme: ColumnType<string, never, never>;
+}
+
 /** Downloads of a published thesis's file (migration 021). */
 export interface ThesisDownloadCountsTable {
   submission_id: number;
@@ -585,6 +597,7 @@ export interface Database {
   degrees: DegreesTable;
   licence_versions: LicenceVersionsTable;
   publications: PublicationsTable;
+  publication_keywords: PublicationKeywordsTable;
   deposits: DepositsTable;
   publication_secrets: PublicationSecretsTable;
   thesis_download_counts: ThesisDownloadCountsTable;
