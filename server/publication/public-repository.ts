@@ -1,14 +1,12 @@
-import { sql, type RawBuilder, type SqlBool } from "kysely";
+import { sql, type Compilable, type RawBuilder, type SqlBool } from "kysely";
 import { LIST_TOTAL_CAP } from "../../common/submissions-constants.js";
 import type { Executor } from "../db/database.js";
 import {
-  containsPattern,
   countPublicSearchMatches,
   isAsciiTerm,
   publicSearchCondition,
   publicSearchInRange,
   publicSearchRowByRow,
-  searchIndexServes,
 } from "../db/dialect.js";
 
 /**
@@ -116,9 +114,9 @@ const PROGRAMME_RANGE_LIMIT = 200_000;
 type TermTest = "index" | "row" | "range";
 
 /**
- * The query's conditions on the publication, beside the programme (listedPublications). `term`:
- * through the search index, or row by row (a walk; a term without a trigram is always tested row
- * by row).
+ * The query's term as a condition on the publication, beside the programme (listedPublications).
+ * `term`: through the search index, or row by row (a walk; a term without a trigram is always
+ * tested row by row). A keyword link is not here: listByKeyword reads it from its own table.
  */
 function conditions(db: Executor, query: PublicListQuery, term: TermTest): RawBuilder<SqlBool>[] {
   const out: RawBuilder<SqlBool>[] = [];
@@ -131,16 +129,6 @@ function conditions(db: Executor, query: PublicListQuery, term: TermTest): RawBu
           ? publicSearchInRange(db, text)
           : publicSearchRowByRow(db, text),
     );
-  }
-  if (query.keyword) {
-    // Keywords are a JSON array: the keyword with its quotes is one whole element. Without a
-    // term, the index finds the theses whose text contains the keyword, then this test.
-    const keyword = query.keyword.trim();
-    if (!text && term === "index" && searchIndexServes(keyword)) {
-      out.push(publicSearchCondition(db, keyword));
-    }
-    const element = containsPattern(JSON.stringify(keyword));
-    out.push(sql<SqlBool>`lower(p.keywords) like lower(${element}) escape '\\'`);
   }
   return out;
 }
@@ -205,15 +193,21 @@ export async function listPublicTheses(
   const { totalCap, fewMatches, walkRows } = { ...PUBLIC_LIST_LIMITS, ...limits };
   const text = query.q?.trim() || undefined;
   const offset = (query.page - 1) * pageSize;
-  const filtered = query.programme !== undefined || query.keyword !== undefined;
+  if (query.keyword !== undefined) {
+    return listByKeyword(db, query.keyword.trim(), text, query.programme, {
+      pageSize,
+      offset,
+      totalCap,
+      fewMatches,
+      walkRows,
+    });
+  }
+  const filtered = query.programme !== undefined;
   const unfiltered = text === undefined && !filtered;
   const page = (q: Listed): Promise<PageRow[]> =>
     inListOrder(pageColumns(q)).limit(pageSize).offset(offset).execute();
 
-  // The term the index can count: the search term, or else a keyword link's keyword.
-  const keyword = query.keyword?.trim();
-  const indexTerm =
-    text ?? (keyword !== undefined && searchIndexServes(keyword) ? keyword : undefined);
+  const indexTerm = text;
   // Within a programme, a common term: when the programme's theses (counted in its index range,
   // up to PROGRAMME_RANGE_LIMIT) are fewer than RANGE_PER_MATCH times the term's matches, its
   // theses are tested rather than the term's matches looked up; the term is counted far enough
@@ -238,10 +232,8 @@ export async function listPublicTheses(
     programmeSize < RANGE_PER_MATCH * termCount;
   const indexed = conditions(db, query, inRange ? "range" : "index");
   // The capped count: a term alone is its index count, the index holding listed theses only.
-  // With a filter, the matching rows are counted: through the index when the term is rare; when
-  // it is common, row by row (the index's matches would all be collected before the count could
-  // stop, 170,000 for a keyword link at 1,000,000), from the publications alone; with the
-  // programme, through the index (a common term's matches are fewer than a programme's theses).
+  // With the programme, the matching rows are counted through the index (a common term's matches
+  // are fewer than a programme's theses), or in the programme's range (inRange).
   const counted = text !== undefined && !filtered ? termCount : undefined;
   const countConditions =
     termCount !== undefined && termCount > fewMatches && query.programme === undefined
@@ -294,6 +286,10 @@ export async function listPublicTheses(
           ).execute()
         : await matchesFirst();
   }
+  return pageOf(rows, matched, totalCap);
+}
+
+function pageOf(rows: PageRow[], matched: number, totalCap: number): PublicListPage {
   return {
     items: rows.map((r) => ({
       submissionId: Number(r.submission_id),
@@ -304,8 +300,177 @@ export async function listPublicTheses(
       awardDate: r.award_date ?? "",
     })),
     total: Math.min(matched, totalCap),
-    totalCapped,
+    totalCapped: matched > totalCap,
   };
+}
+
+/** The page's columns for the ids found, in the list's order. */
+async function pageByIds(db: Executor, ids: number[]): Promise<PageRow[]> {
+  if (ids.length === 0) return [];
+  return inListOrder(pageColumns(listed(db).where("p.submission_id", "in", ids))).execute();
+}
+
+/**
+ * A keyword's listed theses (within the programme): one range of publication_keywords
+ * (migration 025), in the list's order when read backwards, the keyword lower-cased by the
+ * database on both sides (as it was when stored).
+ */
+function keywordRange(db: Executor, keyword: string, programme: string | undefined) {
+  const range = db
+    .selectFrom("publication_keywords as k")
+    .where("k.keyword", "=", sql<string>`lower(${keyword})`);
+  return programme ? range.where("k.list_programme", "=", programme) : range;
+}
+
+/** The keyword's range, each thesis's text tested for the term row by row. */
+function keywordRangeWithTerm(
+  db: Executor,
+  keyword: string,
+  programme: string | undefined,
+  text: string,
+) {
+  // The listed conditions beside the key: on PostgreSQL the list's order index
+  // (publications_list_order, partial) then serves the lookup with the text it holds.
+  return listedPublications(db)
+    .innerJoin("publication_keywords as k", (j) =>
+      j
+        .onRef("k.submission_id", "=", "p.submission_id")
+        .onRef("k.published_at", "=", "p.published_at"),
+    )
+    .where("k.keyword", "=", sql<string>`lower(${keyword})`)
+    .$if(Boolean(programme), (q) => q.where("k.list_programme", "=", programme ?? ""))
+    .where(publicSearchRowByRow(db, text));
+}
+
+/** "The thesis has this keyword", on `publications as p`: one key lookup in publication_keywords. */
+function keywordHeld(keyword: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from publication_keywords as kh
+    where kh.keyword = lower(${keyword}) and kh.published_at = p.published_at
+      and kh.submission_id = p.submission_id)`;
+}
+
+/** How many rows the query has, counted no further than `limit`. */
+async function countUpTo(
+  db: Executor,
+  q: { limit(limit: number): Compilable },
+  limit: number,
+): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`
+    select count(*) as n from ${q.limit(limit)} as capped`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+interface PageWindow extends PublicListLimits {
+  pageSize: number;
+  offset: number;
+}
+
+/**
+ * A keyword link (a thesis page's "exactly this keyword", case-insensitive), alone, within a
+ * programme or with a term; the rows and their order those of the list's definition, as
+ * listPublicTheses's:
+ * - alone or within a programme: the capped count of its range, the page from the range in the
+ *   list's order (index-only), then the page's columns by id;
+ * - with a term the index finds few of (fewMatches), or a non-ASCII term (never tested row by
+ *   row: SQLite's LIKE and its FTS5 index fold case differently): the term's matches through the
+ *   index, each checked against the keyword by its key;
+ * - with a common term, or one without a trigram: the keyword's range walked in the list's order,
+ *   each thesis's text tested, within walkRows + offset of the range; the count the same test up
+ *   to the cap. The matches first if the walk falls short.
+ */
+async function listByKeyword(
+  db: Executor,
+  keyword: string,
+  text: string | undefined,
+  programme: string | undefined,
+  { pageSize, offset, totalCap, fewMatches, walkRows }: PageWindow,
+): Promise<PublicListPage> {
+  const expectedOf = (matched: number) =>
+    matched > totalCap ? pageSize : Math.max(0, Math.min(pageSize, matched - offset));
+  if (text === undefined) {
+    const range = keywordRange(db, keyword, programme);
+    const matched = await countUpTo(db, range.select("k.submission_id"), totalCap + 1);
+    if (expectedOf(matched) === 0) return pageOf([], matched, totalCap);
+    const ids = await range
+      .select("k.submission_id")
+      .orderBy("k.published_at", "desc")
+      .orderBy("k.submission_id", "desc")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
+    return pageOf(
+      await pageByIds(
+        db,
+        ids.map((r) => Number(r.submission_id)),
+      ),
+      matched,
+      totalCap,
+    );
+  }
+
+  const indexed = [publicSearchCondition(db, text), keywordHeld(keyword)];
+  const matchesFirst = () =>
+    db
+      .with(
+        (cte) => cte("matches").materialized(),
+        () => pageColumns(matching(db, programme, indexed)),
+      )
+      .selectFrom("matches")
+      .selectAll()
+      .orderBy("published_at", "desc")
+      .orderBy("submission_id", "desc")
+      .limit(pageSize)
+      .offset(offset)
+      .execute();
+  const termCount = await countPublicSearchMatches(db, text, fewMatches + 1);
+  if (termCount !== undefined && (termCount <= fewMatches || !isAsciiTerm(text))) {
+    const counted = indexed.reduce((q, c) => q.where(c), listedPublications(db, programme));
+    const matched = await countUpTo(db, counted.select("p.submission_id"), totalCap + 1);
+    const rows =
+      expectedOf(matched) === 0
+        ? []
+        : matched <= fewMatches
+          ? await matchesFirst()
+          : await inListOrder(pageColumns(matching(db, programme, indexed)))
+              .limit(pageSize)
+              .offset(offset)
+              .execute();
+    return pageOf(rows, matched, totalCap);
+  }
+
+  const tested = keywordRangeWithTerm(db, keyword, programme, text);
+  const matched = await countUpTo(db, tested.select("p.submission_id"), totalCap + 1);
+  const expected = expectedOf(matched);
+  if (expected === 0) return pageOf([], matched, totalCap);
+  // The bound: the (published_at, submission_id) of the last entry of the range walked, read
+  // from the range alone; undefined when the range is shorter, so the walk reads all of it.
+  const bound = await keywordRange(db, keyword, programme)
+    .select(["k.published_at", "k.submission_id"])
+    .orderBy("k.published_at", "desc")
+    .orderBy("k.submission_id", "desc")
+    .limit(1)
+    .offset(walkRows + offset - 1)
+    .executeTakeFirst();
+  const walked = await tested
+    .$if(bound !== undefined, (q) =>
+      q.where(
+        sql<SqlBool>`(k.published_at, k.submission_id) >= (${bound?.published_at ?? ""}, ${bound?.submission_id ?? 0})`,
+      ),
+    )
+    .select("k.submission_id")
+    .orderBy("k.published_at", "desc")
+    .orderBy("k.submission_id", "desc")
+    .limit(pageSize)
+    .offset(offset)
+    .execute();
+  const rows =
+    bound === undefined || walked.length >= expected
+      ? await pageByIds(
+          db,
+          walked.map((r) => Number(r.submission_id)),
+        )
+      : await matchesFirst();
+  return pageOf(rows, matched, totalCap);
 }
 
 /**
