@@ -1,6 +1,7 @@
 import zlib from "node:zlib";
 import Fastify from "fastify";
 import { JSDOM } from "jsdom";
+import type { Updateable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.js";
 import { publishThesis } from "../../testing/public-theses.js";
@@ -8,6 +9,8 @@ import { uniquePdf } from "../../testing/documents.js";
 import { createUser } from "../../testing/factories.js";
 import { downloadCount, countDownload, parseRange, sweepDownloadReaders } from "./downloads.js";
 import { jsonForScript } from "./public-pages.js";
+import { rebuildPublicKeywords } from "../db/dialect.js";
+import type { PublicationsTable } from "../db/schema.js";
 import { listPublicTheses } from "./public-repository.js";
 import { publicRoutes } from "./public-routes.js";
 
@@ -568,7 +571,7 @@ describe("the public list's search index (migration 023)", () => {
           (term === undefined || text.toLowerCase().includes(term)) &&
           (query.programme === undefined || r.programme === query.programme) &&
           (query.keyword === undefined ||
-            keywords.some((k) => k.toLowerCase() === query.keyword?.toLowerCase()))
+            keywords.some((k) => k.toLowerCase() === query.keyword?.trim().toLowerCase()))
         );
       })
       .sort((a, b) =>
@@ -582,10 +585,12 @@ describe("the public list's search index (migration 023)", () => {
   }
 
   // Each way of finding a page, forced by the limits: the default; the walk along the list's
-  // order; a walk too short, so the matches first after it; the matches first at once.
+  // order (or a keyword's range) whole, or bounded within it; a walk too short, so the matches
+  // first after it; the matches first at once.
   const ways = [
     {},
     { fewMatches: 0, walkRows: 1_000 },
+    { fewMatches: 0, walkRows: 6 },
     { fewMatches: 0, walkRows: 1 },
     { fewMatches: 1_000_000 },
   ];
@@ -634,6 +639,22 @@ describe("the public list's search index (migration 023)", () => {
     { q: "owusu", programme: "MPhil History" },
     { q: "gh", programme: "MPhil History" },
     { q: "a", keyword: "water" },
+    // Keyword links (migration 025): alone, in another case, within a programme, with a term
+    // (common, rare, without a trigram, none), and with both.
+    { keyword: "ghana" },
+    { keyword: "GHANA" },
+    { keyword: " policy " },
+    { keyword: "price" }, // part of a keyword: not a keyword
+    { keyword: "water", programme: "MPhil Geography" },
+    { keyword: "cocoa", programme: "MPhil Economics" },
+    { keyword: "cocoa", programme: "MPhil Geography" },
+    { keyword: "ghana", q: "mensah" },
+    { keyword: "ghana", q: "groundwater" },
+    { keyword: "ghana", q: "gh" },
+    { keyword: "cocoa", q: "prices 12" },
+    { keyword: "price risk", q: "zzzz" },
+    { keyword: "policy", q: "kumasi", programme: "MPhil Geography" },
+    { keyword: "mobile money", q: "O", programme: "MPhil Economics" },
   ];
 
   it("finds by title, author and keyword, literally, in the list's order and every way", async () => {
@@ -659,6 +680,32 @@ describe("the public list's search index (migration 023)", () => {
         expect(found).not.toContain(hidden.withdrawn);
         expect(found).not.toContain(hidden.unpublished);
         expect(found).not.toContain(hidden.undated);
+      }
+    }
+  });
+
+  it("pages a keyword link with its total capped, every way, as the list's definition", async () => {
+    for (const query of [
+      { keyword: "cocoa" },
+      { keyword: "Ghana", programme: "MPhil Economics" },
+      { keyword: "ghana", q: "e" },
+      { keyword: "policy", q: "o" },
+    ]) {
+      const want = await expected(query);
+      expect(want.length).toBeGreaterThan(3);
+      for (const limits of ways) {
+        const capped = { ...limits, totalCap: 3 };
+        for (let page = 1; (page - 1) * 2 < want.length; page++) {
+          const result = await listPublicTheses(s.db, { ...query, page }, 2, capped);
+          expect({ query, limits, page, ids: result.items.map((i) => i.submissionId) }).toEqual({
+            query,
+            limits,
+            page,
+            ids: want.slice((page - 1) * 2, page * 2),
+          });
+          expect(result.total).toBe(3);
+          expect(result.totalCapped).toBe(true);
+        }
       }
     }
   });
@@ -772,5 +819,157 @@ describe("the public list's search index (migration 023)", () => {
       .execute();
     expect((await inProgramme({ programme: "MPhil Economics" }))[0]).toContain(id);
     expect((await inProgramme({ programme: "MPhil Geography" }))[0]).not.toContain(id);
+  });
+});
+
+describe("the keyword links' table (migration 025)", () => {
+  let k: TestApp;
+  let ids: number[] = [];
+  const odd = 'Qu"ote \\ 100% under_SCORE';
+
+  beforeAll(async () => {
+    k = await createTestApp({});
+    ids = [];
+    for (let i = 0; i < 6; i++) {
+      ids.push(
+        await publishThesis(k, {
+          studentName: `Author ${i}`,
+          title: `Thesis ${i}`,
+          programme: i % 2 === 0 ? "MPhil Economics" : "MPhil Geography",
+          // Repeated in another case: one row, as the list's lower() sees one keyword.
+          keywords: i === 0 ? [odd, "Cocoa", "cocoa", "COCOA"] : ["cocoa", `k${i % 3}`],
+          publishedAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+        }),
+      );
+    }
+  });
+  afterAll(async () => {
+    await k.close();
+  });
+
+  /** The table's rows as a full recomputation from the publications gives them. */
+  async function recomputed() {
+    const rows = await k.db
+      .selectFrom("publications as p")
+      .innerJoin("submissions as sub", "sub.id", "p.submission_id")
+      .select(["p.submission_id", "p.keywords", "p.published_at", "sub.programme"])
+      .where("p.published_at", "is not", null)
+      .where("p.withdrawn_at", "is", null)
+      .where("p.award_date", "is not", null)
+      .where("p.embargo_choice", "is not", null)
+      .where("p.licence_version", "is not", null)
+      .where("p.degree_id", "is not", null)
+      .execute();
+    return rows
+      .flatMap((r) =>
+        [...new Set((JSON.parse(r.keywords) as string[]).map((w) => w.toLowerCase()))].map(
+          (keyword) =>
+            `${keyword} | ${String(r.published_at)} | ${Number(r.submission_id)} | ${r.programme}`,
+        ),
+      )
+      .sort();
+  }
+
+  async function stored() {
+    const rows = await k.db.selectFrom("publication_keywords").selectAll().execute();
+    return rows
+      .map(
+        (r) =>
+          `${r.keyword} | ${r.published_at} | ${Number(r.submission_id)} | ${r.list_programme}`,
+      )
+      .sort();
+  }
+
+  const keywordLink = async (keyword: string, programme?: string) =>
+    (await listPublicTheses(k.db, { keyword, programme, page: 1 }, 100)).items.map(
+      (i) => i.submissionId,
+    );
+
+  it("equals a full recomputation after every write that can change it", async () => {
+    const id = ids[1] as number;
+    const check = async (step: string) => {
+      expect({ step, rows: await stored() }).toEqual({ step, rows: await recomputed() });
+    };
+    await check("as published");
+    expect((await stored()).length).toBe(2 + 5 * 2);
+    const update = (set: Updateable<PublicationsTable>) =>
+      k.db.updateTable("publications").set(set).where("submission_id", "=", id).execute();
+
+    await update({ keywords: JSON.stringify(["Malaria", "k1", "malaria"]) });
+    await check("keywords edited");
+    expect(await keywordLink("MALARIA")).toEqual([id]);
+    await update({ published_at: "2027-03-01T00:00:00.000Z" });
+    await check("published_at changed");
+    await update({ withdrawn_at: "2026-09-01T00:00:00.000Z", withdrawn_reason: "Duplicate" });
+    await check("withdrawn");
+    expect(await keywordLink("malaria")).toEqual([]);
+    await update({ withdrawn_at: null, withdrawn_reason: null });
+    await check("withdrawal undone");
+    await update({ award_date: null });
+    await check("a listing condition cleared");
+    await update({ award_date: "2026-07-30", keywords: JSON.stringify(["cocoa"]) });
+    await check("the condition back, with other keywords");
+    await update({ published_at: null });
+    await check("unpublished");
+    await update({ published_at: "2026-02-01T00:00:00.000Z" });
+    await check("published again");
+
+    await k.db
+      .updateTable("submissions")
+      .set({ programme: "MPhil History" })
+      .where("id", "=", id)
+      .execute();
+    await check("programme changed");
+    expect(await keywordLink("cocoa", "MPhil History")).toEqual([id]);
+    expect(await keywordLink("cocoa", "MPhil Geography")).not.toContain(id);
+
+    const before = await stored();
+    await k.db
+      .updateTable("submissions")
+      .set({ student_name: "Someone Else", thesis_title: "Another title" })
+      .where("id", "=", id)
+      .execute();
+    expect(await stored()).toEqual(before);
+    await update({ department: "Department of History" });
+    expect(await stored()).toEqual(before);
+
+    await k.db
+      .deleteFrom("publications")
+      .where("submission_id", "=", ids[2] as number)
+      .execute();
+    await check("publication deleted");
+    await k.db
+      .deleteFrom("submissions")
+      .where("id", "=", ids[3] as number)
+      .execute();
+    await check("submission deleted");
+    await publishThesis(k, { title: "A late one", keywords: ["Late", "cocoa"] });
+    await check("a new publication");
+
+    const kept = await stored();
+    await rebuildPublicKeywords(k.db);
+    expect(await stored()).toEqual(kept);
+  });
+
+  it("matches a keyword with quotes, a backslash, % and _ exactly, ignoring case", async () => {
+    const first = ids[0] as number;
+    expect(await keywordLink(odd)).toEqual([first]);
+    expect(await keywordLink(odd.toUpperCase())).toEqual([first]);
+    expect(await keywordLink(odd.toLowerCase(), "MPhil Economics")).toEqual([first]);
+    expect(await keywordLink(odd, "MPhil Geography")).toEqual([]);
+    for (const near of [
+      'qu"ote',
+      "%",
+      "_",
+      'Qu"ote \\ 1%0 under_SCORE',
+      'Qu"ote \\ 100% under-SCORE',
+      'Qu\\"ote \\ 100% under_SCORE',
+      JSON.stringify(odd),
+    ]) {
+      expect({ near, found: await keywordLink(near) }).toEqual({ near, found: [] });
+    }
+    const page = await listPublicTheses(k.db, { keyword: odd, q: "thesis 0", page: 1 });
+    expect(page.items.map((i) => i.submissionId)).toEqual([first]);
+    expect(page.total).toBe(1);
   });
 });
