@@ -509,6 +509,16 @@ describe("the public list's search index (migration 023)", () => {
       programme: "MPhil History",
       publishedAt: new Date(Date.UTC(2026, 0, 4)).toISOString(),
     });
+    // Five theses of one moment sharing a keyword: a keyword's range breaks the tie by id.
+    for (let i = 0; i < 5; i++) {
+      await publishThesis(s, {
+        studentName: "Kojo Tetteh",
+        title: `Same day study ${i}`,
+        keywords: ["same day", i % 2 === 0 ? "even" : "odd"],
+        programme: programmes[i % 2] as string,
+        publishedAt: new Date(Date.UTC(2026, 0, 2)).toISOString(),
+      });
+    }
     hidden = {
       withdrawn: await publishThesis(s, {
         studentName: "Ama Mensah",
@@ -655,6 +665,9 @@ describe("the public list's search index (migration 023)", () => {
     { keyword: "price risk", q: "zzzz" },
     { keyword: "policy", q: "kumasi", programme: "MPhil Geography" },
     { keyword: "mobile money", q: "O", programme: "MPhil Economics" },
+    { keyword: "same day" },
+    { keyword: "Same Day", programme: "MPhil Economics" },
+    { keyword: "same day", q: "study" },
   ];
 
   it("finds by title, author and keyword, literally, in the list's order and every way", async () => {
