@@ -16,7 +16,10 @@
 // --no-write (print only), --load-only (load, keep, measure nothing), --keep (keep the loaded
 // databases), --sqlite-file PATH and --postgres-db NAME (measure an existing loaded database kept
 // by --keep or --load-only, without loading; or load into that file or database and keep it),
-// --list-only (time the public list alone, no OAI-PMH pages or harvest).
+// --list-only (time the public list alone, no OAI-PMH pages or harvest). Kept data is first
+// brought to the latest migration, timed. The public list's queries are grouped in the admin
+// list's classes (docs/benchmarks.md, Search), each printed with its target or the admin list's
+// p95 for the class.
 // Loading needs no lock; hold it for the timed part: flock /tmp/ets-bench.lock npm run bench -- oai.
 import fs from "node:fs";
 import os from "node:os";
@@ -28,11 +31,11 @@ import { sql, type Kysely } from "kysely";
 import { loadConfig } from "../server/config.js";
 import { createDatabase, migrateToLatest, type Db } from "../server/db/database.js";
 import type { Database } from "../server/db/schema.js";
-import { dialectOf } from "../server/db/dialect.js";
+import { dialectOf, rebuildPublicKeywords } from "../server/db/dialect.js";
 import { answerOai } from "../server/publication/oai.js";
 import { encodeToken } from "../server/publication/oai-tokens.js";
 import { publicSecret } from "../server/publication/public-secrets.js";
-import { listPublicTheses } from "../server/publication/public-repository.js";
+import { listPublicTheses, type PublicListQuery } from "../server/publication/public-repository.js";
 import { OAI_TOKEN_LIFETIME_MS } from "../server/publication/oai-protocol.js";
 import { generateSubmissions, loadSubmissions, mulberry32 } from "./bench-data.js";
 import { writeBenchSection } from "./bench-report.js";
@@ -251,6 +254,9 @@ async function publishAll(db: Db): Promise<void> {
       select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute
       where attrelid = 'publications'::regclass and attnum > 0 and not attisdropped`.execute(db);
     const typeOf = new Map(types.map((t) => [t.name, t.type]));
+    // The keyword links' rows (migration 025) are written after, set-based, not row by row by
+    // their trigger.
+    await sql`alter table publications disable trigger publication_keywords_insert`.execute(db);
     await withoutIndexes(db, "publications", async (conn) => {
       for (let i = 0; i < rows.length; i += 10_000) {
         const batch = rows.slice(i, i + 10_000);
@@ -261,6 +267,9 @@ async function publishAll(db: Db): Promise<void> {
           select * from unnest(${sql.join(arrays)})`.execute(conn);
       }
     });
+    await sql`alter table publications enable trigger publication_keywords_insert`.execute(db);
+    await rebuildPublicKeywords(db);
+    await sql`vacuum analyze publication_keywords`.execute(db);
     await sql`vacuum analyze publications`.execute(db);
     await sql`vacuum analyze submissions`.execute(db);
     await sql`checkpoint`.execute(db);
@@ -295,7 +304,75 @@ interface Figures {
   harvestRecords: number;
   harvestSeconds: number;
   harvestRssGrowthMb: number;
-  list: [string, number, number][];
+  list: ListFigure[];
+}
+
+/**
+ * The admin list's classes of query (docs/benchmarks.md, Search, at 1,000,000) and what each is
+ * held to: a target, or where the admin list has none, its own p95 for the same class.
+ */
+const LIST_CLASSES = {
+  "first page, no term": { kind: "target", SQLite: 10, PostgreSQL: 10 },
+  "three-letter term": { kind: "target", SQLite: 20, PostgreSQL: 20 },
+  "one- and two-letter term": { kind: "target", SQLite: 50, PostgreSQL: 50 },
+  "longer term": { kind: "admin p95", SQLite: 13.5, PostgreSQL: 79.5 },
+  "filter alone": { kind: "admin p95", SQLite: 2.0, PostgreSQL: 13.3 },
+  "term with a filter": { kind: "admin p95", SQLite: 69, PostgreSQL: 139 },
+} as const;
+
+type ListClass = keyof typeof LIST_CLASSES;
+
+interface ListFigure {
+  listClass: ListClass;
+  label: string;
+  /** The list's total; -1 when capped. */
+  matches: number;
+  p50: number;
+  p95: number;
+}
+
+const LIST_QUERIES: readonly [ListClass, string, PublicListQuery][] = [
+  ["first page, no term", "first page", { page: 1 }],
+  ["three-letter term", "name 'ama'", { q: "ama", page: 1 }],
+  ["three-letter term", "'coc'", { q: "coc", page: 1 }],
+  ["three-letter term", "'dra'", { q: "dra", page: 1 }],
+  ["three-letter term", "'gha'", { q: "gha", page: 1 }],
+  ["one- and two-letter term", "two letters 'gh'", { q: "gh", page: 1 }],
+  ["one- and two-letter term", "one letter 'k'", { q: "k", page: 1 }],
+  ["longer term", "name 'mensah'", { q: "mensah", page: 1 }],
+  ["longer term", "title word 'cocoa'", { q: "cocoa", page: 1 }],
+  ["longer term", "title word 'drainage'", { q: "drainage", page: 1 }],
+  ["longer term", "rare word 'sickle'", { q: "sickle", page: 1 }],
+  ["filter alone", "keyword link 'malaria'", { keyword: "malaria", page: 1 }],
+  ["filter alone", "keyword link 'ghana'", { keyword: "ghana", page: 1 }],
+  ["filter alone", "programme, page 5", { programme: "MPhil Economics", page: 5 }],
+  [
+    "term with a filter",
+    "name 'mensah' in a programme",
+    { q: "mensah", programme: "MPhil Economics", page: 1 },
+  ],
+  [
+    "term with a filter",
+    "keyword 'malaria' with term 'cocoa'",
+    { keyword: "malaria", q: "cocoa", page: 1 },
+  ],
+  [
+    "term with a filter",
+    "keyword 'malaria' in a programme",
+    { keyword: "malaria", programme: "MPhil Economics", page: 1 },
+  ],
+];
+
+const matchesText = (n: number) => (n < 0 ? "capped" : n.toLocaleString("en-GB"));
+
+/** The class's target or yardstick beside a p95, with whether it is within it. */
+function targetText(f: ListFigure, database: string): string {
+  const c = LIST_CLASSES[f.listClass];
+  const limit = database === "PostgreSQL" ? c.PostgreSQL : c.SQLite;
+  const within = f.p95 <= limit ? "within" : "over";
+  return c.kind === "target"
+    ? `(target <= ${ms(limit)}: ${f.p95 <= limit ? "met" : "not met"})`
+    : `(admin list's p95 ${ms(limit)}: ${within})`;
 }
 
 async function measure(
@@ -398,25 +475,23 @@ async function measure(
   const retainedMb = (after.rss - rssStart) / 1024 / 1024;
   const heapMb = (after.heapUsed + after.external) / 1024 / 1024;
 
-  const list: [string, number, number][] = [];
-  for (const [label, query] of [
-    ["first page, no term", { page: 1 }],
-    ["name 'mensah'", { q: "mensah", page: 1 }],
-    ["title word 'cocoa'", { q: "cocoa", page: 1 }],
-    ["title word 'drainage'", { q: "drainage", page: 1 }],
-    ["rare word 'sickle'", { q: "sickle", page: 1 }],
-    ["two letters 'gh'", { q: "gh", page: 1 }],
-    ["keyword link 'malaria'", { keyword: "malaria", page: 1 }],
-    ["programme filter, page 5", { programme: "MPhil Economics", page: 5 }],
-    ["name 'mensah' in a programme", { q: "mensah", programme: "MPhil Economics", page: 1 }],
-  ] as const) {
+  const list: ListFigure[] = [];
+  for (const [listClass, label, query] of LIST_QUERIES) {
     const runs: number[] = [];
+    let total = 0;
     for (let i = 0; i < 21; i++) {
       t0 = performance.now();
-      await listPublicTheses(db, query);
+      const result = await listPublicTheses(db, query);
       runs.push(performance.now() - t0);
+      total = result.totalCapped ? -1 : result.total;
     }
-    list.push([label, percentile(runs, 50), percentile(runs, 95)]);
+    list.push({
+      listClass,
+      label,
+      matches: total,
+      p50: percentile(runs, 50),
+      p95: percentile(runs, 95),
+    });
   }
 
   const figures: Figures = {
@@ -437,9 +512,34 @@ async function measure(
         ? ` (after a full collection: RSS ${retainedMb.toFixed(1)} MB over the start, JS heap and external ${((atStart.heapUsed + atStart.external) / 1024 / 1024).toFixed(1)} MB at the start, ${((heapStart.heapUsed + heapStart.external) / 1024 / 1024).toFixed(1)} MB at the end, ${heapMb.toFixed(1)} MB once collected)`
         : ""),
   );
-  for (const [label, p50, p95] of list)
-    console.log(`  /theses ${label}: p50 ${ms(p50)}, p95 ${ms(p95)}`);
+  for (const f of list)
+    console.log(
+      `  /theses ${f.label} [${f.listClass}] (${matchesText(f.matches)}): p50 ${ms(f.p50)}, p95 ${ms(f.p95)} ${targetText(f, name)}`,
+    );
   return figures;
+}
+
+/**
+ * Kept data loaded by an earlier version: brought to the latest migration by the migrations' own
+ * code, timed (a figure for a deployment's upgrade). On PostgreSQL a table a migration filled is
+ * then vacuumed, so its index-only reads need not visit the table, as autovacuum would leave it.
+ */
+async function migrateKept(db: Db, name: string): Promise<void> {
+  const t0 = performance.now();
+  const applied = await migrateToLatest(db);
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(
+    applied.length === 0
+      ? `${name}: at the latest migration already`
+      : `${name}: migrations ${applied.join(", ")} applied to the kept data in ${seconds.toFixed(1)} s`,
+  );
+  if (applied.includes("025_public_keywords") && dialectOf(db) === "postgres") {
+    const t1 = performance.now();
+    await sql`vacuum analyze publication_keywords`.execute(db);
+    console.log(
+      `${name}: vacuum analyze publication_keywords in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+    );
+  }
 }
 
 async function load(db: Db, size: number): Promise<number> {
@@ -460,6 +560,7 @@ export async function benchOai(argv: string[]): Promise<void> {
     const loaded = options.sqliteFile !== null && fs.existsSync(file);
     const db = createDatabase({ kind: "sqlite", path: file });
     try {
+      if (loaded) await migrateKept(db, "SQLite");
       const seconds = loaded ? 0 : await load(db, options.size);
       if (!loaded)
         console.log(`SQLite: ${options.size} published records loaded in ${seconds.toFixed(0)} s`);
@@ -483,6 +584,7 @@ export async function benchOai(argv: string[]): Promise<void> {
     url.pathname = `/${name}`;
     const db = createDatabase({ kind: "postgres", url: url.toString() });
     try {
+      if (loaded) await migrateKept(db, "PostgreSQL");
       const seconds = loaded ? 0 : await load(db, options.size);
       if (!loaded)
         console.log(
@@ -509,10 +611,13 @@ export async function benchOai(argv: string[]): Promise<void> {
         `| ${r.database} | ${ms(r.pageP50)} | ${ms(r.pageP95)} | ${ms(r.firstPage)} | ${r.harvestRecords.toLocaleString("en-GB")} records in ${r.harvestSeconds.toFixed(0)} s | ${r.harvestRssGrowthMb.toFixed(1)} MB |`,
     ),
     "",
-    "| database | /theses query | p50 | p95 |",
-    "|---|---|---|---|",
+    "| database | class | /theses query | matches | p50 | p95 | class's target, or the admin list's p95 |",
+    "|---|---|---|---|---|---|---|",
     ...results.flatMap((r) =>
-      r.list.map(([label, p50, p95]) => `| ${r.database} | ${label} | ${ms(p50)} | ${ms(p95)} |`),
+      r.list.map(
+        (f) =>
+          `| ${r.database} | ${f.listClass} | ${f.label} | ${matchesText(f.matches)} | ${ms(f.p50)} | ${ms(f.p95)} | ${targetText(f, r.database)} |`,
+      ),
     ),
   ];
   writeBenchSection("oai", lines.join("\n"));
