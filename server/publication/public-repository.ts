@@ -322,24 +322,23 @@ function keywordRange(db: Executor, keyword: string, programme: string | undefin
   return programme ? range.where("k.list_programme", "=", programme) : range;
 }
 
-/** The keyword's range, each thesis's text tested for the term row by row. */
+/**
+ * The keyword's range, each thesis's text tested for the term row by row, in a scalar subquery:
+ * planners do not turn that into a join, so the range drives (PostgreSQL, given a join, scanned
+ * the table for the term and probed the keyword's key for each match). The listed conditions
+ * beside the key let PostgreSQL read the text from the list's order index
+ * (publications_list_order, partial, holding it) instead of the table.
+ */
 function keywordRangeWithTerm(
   db: Executor,
   keyword: string,
   programme: string | undefined,
   text: string,
 ) {
-  // The listed conditions beside the key: on PostgreSQL the list's order index
-  // (publications_list_order, partial) then serves the lookup with the text it holds.
-  return listedPublications(db)
-    .innerJoin("publication_keywords as k", (j) =>
-      j
-        .onRef("k.submission_id", "=", "p.submission_id")
-        .onRef("k.published_at", "=", "p.published_at"),
-    )
-    .where("k.keyword", "=", sql<string>`lower(${keyword})`)
-    .$if(Boolean(programme), (q) => q.where("k.list_programme", "=", programme ?? ""))
-    .where(publicSearchRowByRow(db, text));
+  const hit = listedPublications(db)
+    .select(publicSearchRowByRow(db, text).as("hit"))
+    .where(sql<SqlBool>`p.published_at = k.published_at and p.submission_id = k.submission_id`);
+  return keywordRange(db, keyword, programme).where(sql<SqlBool>`${hit}`);
 }
 
 /** "The thesis has this keyword", on `publications as p`: one key lookup in publication_keywords. */
@@ -439,7 +438,7 @@ async function listByKeyword(
   }
 
   const tested = keywordRangeWithTerm(db, keyword, programme, text);
-  const matched = await countUpTo(db, tested.select("p.submission_id"), totalCap + 1);
+  const matched = await countUpTo(db, tested.select("k.submission_id"), totalCap + 1);
   const expected = expectedOf(matched);
   if (expected === 0) return pageOf([], matched, totalCap);
   // The bound: the (published_at, submission_id) of the last entry of the range walked, read
