@@ -1108,10 +1108,6 @@ export async function createPublicKeywords(db: Kysely<any>): Promise<void> {
     )${postgres ? "" : " without rowid"}`,
     )
     .execute(db);
-  // SQLite: a WITHOUT ROWID table's secondary index ends with the key's other columns, so this
-  // is (keyword, list_programme, published_at, submission_id) there too.
-  await sql`create index publication_keywords_programme on publication_keywords
-    (keyword, list_programme, published_at, submission_id)`.execute(db);
   if (postgres) {
     // AFTER triggers see the row as 023's BEFORE trigger left it (list_programme set or cleared),
     // so a WHEN on old and new catches every change of what the rows hold, whatever the UPDATE
@@ -1182,6 +1178,12 @@ export async function createPublicKeywords(db: Kysely<any>): Promise<void> {
       .execute(db);
   }
   await rebuildPublicKeywords(db);
+  // After the rows, so it is built by one sort rather than grown row by row out of its order
+  // (PostgreSQL at 20,000 theses: 3.4 MB against 4.9 MB). SQLite: a WITHOUT ROWID table's secondary
+  // index ends with the key's other columns, so this is (keyword, list_programme, published_at,
+  // submission_id) there too.
+  await sql`create index publication_keywords_programme on publication_keywords
+    (keyword, list_programme, published_at, submission_id)`.execute(db);
 }
 
 /** Fills publication_keywords from the publications, set-based (the migration; a bulk load after its rows). */
