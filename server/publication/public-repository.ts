@@ -6,6 +6,7 @@ import {
   isAsciiTerm,
   publicSearchCondition,
   publicSearchInRange,
+  publicListedInOrder,
   publicSearchRowByRow,
 } from "../db/dialect.js";
 
@@ -88,9 +89,25 @@ function listedPublications(db: Executor, programme?: string) {
     .where("p.degree_id", "is not", null);
 }
 
+/**
+ * The same publications for a read in the list's order (a page, a walk and its bound): within a
+ * programme its range as above; otherwise the listed condition as the dialect's list-order index
+ * states it (publicListedInOrder), so the read is that index's range and no row is read to test
+ * the conditions (at 1,000,000 the walk's bound, 5,000 theses in, took 7 to 40 ms that way on
+ * SQLite, 0.1 ms from the index).
+ */
+function listedInOrder(db: Executor, programme?: string) {
+  if (programme) return listedPublications(db, programme);
+  return db.selectFrom("publications as p").where(publicListedInOrder(db));
+}
+
 // `submissions` is not aliased: the admin list's conditions name the table.
 function listed(db: Executor, programme?: string) {
-  return listedPublications(db, programme)
+  return joinedForPage(listedPublications(db, programme));
+}
+
+function joinedForPage(q: ReturnType<typeof listedPublications>) {
+  return q
     .innerJoin("submissions", "submissions.id", "p.submission_id")
     .innerJoin("degrees as d", "d.id", "p.degree_id");
 }
@@ -239,9 +256,14 @@ export async function listPublicTheses(
     termCount !== undefined && termCount > fewMatches && query.programme === undefined
       ? conditions(db, query, "row")
       : indexed;
+  // With no condition at all (the plain list, a programme's), the list-order index's range is
+  // counted, its entries alone; with conditions, the listed conditions as they are (see
+  // publicListedInOrder).
   const countBase = countConditions.reduce(
     (q, c) => q.where(c),
-    listedPublications(db, query.programme),
+    countConditions.length === 0
+      ? listedInOrder(db, query.programme)
+      : listedPublications(db, query.programme),
   );
   const matched = counted ?? (await countRows(db, countBase, totalCap + 1));
   const totalCapped = matched > totalCap;
@@ -263,7 +285,7 @@ export async function listPublicTheses(
 
   let rows: PageRow[];
   if (expected === 0) rows = [];
-  else if (unfiltered) rows = await page(listed(db));
+  else if (unfiltered) rows = await page(joinedForPage(listedInOrder(db)));
   else if (inRange) {
     // The programme's range read in the list's order, its theses tested, to the page: no bound
     // needed, the range being smaller than the term's matches; the page's columns after, by id.
@@ -493,7 +515,7 @@ async function walkListOrder(
   const bound =
     rows === undefined
       ? undefined
-      : await listedPublications(db, query.programme)
+      : await listedInOrder(db, query.programme)
           .select(["p.published_at", "p.submission_id"])
           .orderBy("p.published_at", "desc")
           .orderBy("p.submission_id", "desc")
@@ -502,7 +524,7 @@ async function walkListOrder(
           .executeTakeFirst();
   let q = conditions(db, query, term).reduce(
     (acc, c) => acc.where(c),
-    listedPublications(db, query.programme),
+    listedInOrder(db, query.programme),
   );
   if (bound !== undefined) {
     q = q.where(
