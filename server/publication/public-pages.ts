@@ -274,22 +274,8 @@ function listLink(query: PublicListQuery, page: number): string {
   return text ? `/theses?${text}` : "/theses";
 }
 
-/** The list of published theses: the search form, one page of results, and the pager. */
-export function listPage(
-  site: PageSite,
-  query: PublicListQuery,
-  result: PublicListPage,
-  programmes: string[],
-  pageSize: number,
-): string {
-  const options = [`<option value="">All programmes</option>`]
-    .concat(
-      programmes.map(
-        (p) =>
-          `<option value="${html(p)}"${p === query.programme ? " selected" : ""}>${html(p)}</option>`,
-      ),
-    )
-    .join("");
+/** The list's heading words: how many theses, and the search they answer. */
+function countWords(query: PublicListQuery, result: PublicListPage): string {
   const count = result.totalCapped
     ? `More than ${result.total.toLocaleString("en-GB")} theses`
     : result.total === 1
@@ -302,21 +288,29 @@ export function listPage(
   ]
     .filter(Boolean)
     .join(", ");
-  const items = result.items
-    .map(
-      (item) => `<li><a href="/theses/${item.submissionId}">${html(item.title)}</a>
-<div>${html(item.author)}</div>
-<div class="muted">${html(item.degreeName)} · ${html(item.programme)} · ${html(item.awardDate.slice(0, 4))}</div></li>`,
+  return `${count}${filters ? ` ${filters}` : ""}`;
+}
+
+/**
+ * The list's frame: the repository's heading, the search form with the visitor's search in it,
+ * then `results` (the page of results, or why there is none).
+ */
+function listFrame(
+  site: PageSite,
+  query: PublicListQuery,
+  programmes: string[],
+  title: string,
+  head: string,
+  results: string,
+): string {
+  const options = [`<option value="">All programmes</option>`]
+    .concat(
+      programmes.map(
+        (p) =>
+          `<option value="${html(p)}"${p === query.programme ? " selected" : ""}>${html(p)}</option>`,
+      ),
     )
-    .join("\n");
-  const last = Math.max(1, Math.ceil(result.total / pageSize));
-  const pager: string[] = [];
-  if (query.page > 1)
-    pager.push(`<a href="${html(listLink(query, query.page - 1))}" rel="prev">Previous page</a>`);
-  else pager.push("<span></span>");
-  if (query.page < last || (result.totalCapped && result.items.length === pageSize)) {
-    pager.push(`<a href="${html(listLink(query, query.page + 1))}" rel="next">Next page</a>`);
-  }
+    .join("");
   const body = `<h1>${html(site.repositoryName)}</h1>
 <p>Theses and dissertations of ${html(site.institution)}, open to all.</p>
 <form class="search" method="get" action="/theses" role="search">
@@ -327,15 +321,115 @@ export function listPage(
 ${query.keyword ? `<input type="hidden" name="keyword" value="${html(query.keyword)}">` : ""}
 <div><button type="submit">Search</button></div>
 </form>
-<h2 id="results-heading">${count}${filters ? ` ${filters}` : ""}${query.page > 1 ? `, page ${query.page}` : ""}</h2>
+${results}`;
+  return page(site, title, head, body);
+}
+
+/** How many pages the list has, at most `maxPage` (the deepest it pages). */
+function lastPage(result: PublicListPage, pageSize: number, maxPage: number): number {
+  return Math.min(maxPage, Math.max(1, Math.ceil(result.total / pageSize)));
+}
+
+/**
+ * The list of published theses: the search form, one page of results, and the pager, which
+ * links no further than `maxPage`.
+ */
+export function listPage(
+  site: PageSite,
+  query: PublicListQuery,
+  result: PublicListPage,
+  programmes: string[],
+  pageSize: number,
+  maxPage: number,
+): string {
+  const items = result.items
+    .map(
+      (item) => `<li><a href="/theses/${item.submissionId}">${html(item.title)}</a>
+<div>${html(item.author)}</div>
+<div class="muted">${html(item.degreeName)} · ${html(item.programme)} · ${html(item.awardDate.slice(0, 4))}</div></li>`,
+    )
+    .join("\n");
+  const last = lastPage(result, pageSize, maxPage);
+  const pager: string[] = [];
+  if (query.page > 1)
+    pager.push(`<a href="${html(listLink(query, query.page - 1))}" rel="prev">Previous page</a>`);
+  else pager.push("<span></span>");
+  const more = query.page < last || (result.totalCapped && result.items.length === pageSize);
+  if (more && query.page < maxPage) {
+    pager.push(`<a href="${html(listLink(query, query.page + 1))}" rel="next">Next page</a>`);
+  }
+  const results = `<h2 id="results-heading">${countWords(query, result)}${query.page > 1 ? `, page ${query.page}` : ""}</h2>
 ${result.items.length > 0 ? `<ol class="results" aria-labelledby="results-heading">\n${items}\n</ol>` : `<p>No published thesis matches. Try fewer or other words.</p>`}
 <nav class="pages" aria-label="Pages">${pager.join("")}</nav>`;
   const title = query.page > 1 ? `${site.repositoryName}, page ${query.page}` : site.repositoryName;
-  return page(
+  return listFrame(
     site,
+    query,
+    programmes,
     title,
     `<link rel="canonical" href="${html(site.publicUrl + listLink(query, query.page))}">\n${metaTag("description", `Theses and dissertations of ${site.institution}.`)}`,
-    body,
+    results,
+  );
+}
+
+/** What a list page answers for a `page` that is not a whole number from 1 (a 400). */
+export const BAD_PAGE_NUMBER = "Page must be a whole number from 1";
+
+/**
+ * The list's frame for a `page` that is no page number (`abc`, `0`, `-1`, `1.5`): what a page
+ * number is, and a link to page 1 of the same search. Only a hand-edited address asks for one;
+ * the product's own links never do.
+ */
+export function badPageNumberPage(
+  site: PageSite,
+  query: Omit<PublicListQuery, "page">,
+  programmes: string[],
+): string {
+  const first = { ...query, page: 1 };
+  return listFrame(
+    site,
+    first,
+    programmes,
+    `Page number not valid | ${site.repositoryName}`,
+    metaTag("robots", "noindex"),
+    `<h2 id="results-heading">${BAD_PAGE_NUMBER}</h2>
+<p>The address asks for a page of the list that cannot exist.</p>
+<p><a href="${html(listLink(first, 1))}">Go to page 1</a></p>`,
+  );
+}
+
+/**
+ * The list's frame for a page number past the list's last page (or past `maxPage`, the deepest
+ * the list pages): how many pages there are, and links to the first and the last.
+ */
+export function pastTheEndPage(
+  site: PageSite,
+  query: PublicListQuery,
+  result: PublicListPage,
+  programmes: string[],
+  pageSize: number,
+  maxPage: number,
+): string {
+  const last = lastPage(result, pageSize, maxPage);
+  const extent =
+    result.total === 0
+      ? "No published thesis matches. Try fewer or other words."
+      : result.totalCapped || result.total > maxPage * pageSize
+        ? `${countWords(query, result)}. The list shows its first ${maxPage} pages; a narrower search finds the rest.`
+        : `${countWords(query, result)}, on ${last === 1 ? "1 page" : `${last} pages`}.`;
+  const links = [`<a href="${html(listLink(query, 1))}">Go to page 1</a>`];
+  if (last > 1) {
+    links.push(`<a href="${html(listLink(query, last))}">Go to the last page (page ${last})</a>`);
+  }
+  return listFrame(
+    site,
+    query,
+    programmes,
+    `Past the end of the list | ${site.repositoryName}`,
+    metaTag("robots", "noindex"),
+    `<h2 id="results-heading">This page is past the end of the list</h2>
+<p>${extent}</p>
+<p>${links.join(" · ")}</p>`,
   );
 }
 

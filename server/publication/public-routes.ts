@@ -13,8 +13,10 @@ import {
   sliceStream,
 } from "./downloads.js";
 import {
+  badPageNumberPage,
   listPage,
   notFoundPage,
+  pastTheEndPage,
   PUBLIC_PAGE_POLICY,
   thesisPage,
   type PageSite,
@@ -35,7 +37,10 @@ import {
  * `robots.txt`. No session is read: what is here is public to everyone.
  */
 
-/** A list page number past this is refused: OFFSET paging that deep is a crawler's loop. */
+/**
+ * The deepest page the list shows: OFFSET paging further is a crawler's loop. A page number past
+ * it is answered as past the end of the list.
+ */
 const MAX_LIST_PAGE = 500;
 const MAX_QUERY_LENGTH = 200;
 
@@ -47,6 +52,17 @@ export interface PublicRoutesOptions {
 function firstValue(value: unknown): string | undefined {
   if (Array.isArray(value)) return firstValue(value[0]);
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The list's `page`: absent or empty is page 1; a whole number from 1 (leading zeros allowed) is
+ * that page, however many digits (read as a float, a long one is past MAX_LIST_PAGE all the
+ * same); anything else (`abc`, `0`, `-1`, `1.5`) is null, a 400.
+ */
+function listPageNumber(text: string | undefined): number | null {
+  if (text === undefined || text === "") return 1;
+  const digits = /^0*([1-9]\d*)$/.exec(text)?.[1];
+  return digits === undefined ? null : Number(digits);
 }
 
 /** A thesis id from the path: digits only, within the ids a row can have. */
@@ -67,30 +83,50 @@ export const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app,
     institution: app.config.publicSite.institution,
     publicUrl: app.config.publicUrl,
   });
+  // A page is cached five minutes; an error page not at all (the header must be set before send:
+  // once sent, a header set on the reply goes nowhere).
   const sendPage = (reply: FastifyReply, status: number, body: string) =>
     reply
       .code(status)
       .type("text/html; charset=utf-8")
       .header("content-security-policy", PUBLIC_PAGE_POLICY)
-      .header("cache-control", "public, max-age=300")
+      .header("cache-control", status === 200 ? "public, max-age=300" : "no-cache")
       .send(body);
-  const notFound = (reply: FastifyReply) =>
-    sendPage(reply, 404, notFoundPage(site())).header("cache-control", "no-cache");
+  const notFound = (reply: FastifyReply) => sendPage(reply, 404, notFoundPage(site()));
 
   app.get("/theses", { schema: { hide: true } }, async (request, reply) => {
     const raw = request.query as Record<string, unknown>;
     const q = firstValue(raw.q)?.trim().slice(0, MAX_QUERY_LENGTH) || undefined;
     const programme = firstValue(raw.programme)?.trim().slice(0, MAX_QUERY_LENGTH) || undefined;
     const keyword = firstValue(raw.keyword)?.trim().slice(0, MAX_QUERY_LENGTH) || undefined;
-    const pageText = firstValue(raw.page) ?? "1";
-    const pageNumber = /^[1-9]\d{0,3}$/.test(pageText) ? Number(pageText) : NaN;
-    if (!(pageNumber >= 1 && pageNumber <= MAX_LIST_PAGE)) return notFound(reply);
-    const query = { q, programme, keyword, page: pageNumber };
+    const requested = listPageNumber(firstValue(raw.page));
+    const search = { q, programme, keyword };
+    if (requested === null) {
+      const programmes = await listedProgrammes(app.db);
+      return sendPage(reply, 400, badPageNumberPage(site(), search, programmes));
+    }
+    // Past the deepest page the list shows, page 1 is read for its total: no deep OFFSET.
+    const query = { ...search, page: requested > MAX_LIST_PAGE ? 1 : requested };
     const [result, programmes] = await Promise.all([
       listPublicTheses(app.db, query),
       listedProgrammes(app.db),
     ]);
-    return sendPage(reply, 200, listPage(site(), query, result, programmes, PUBLIC_PAGE_SIZE));
+    if (requested > MAX_LIST_PAGE || (requested > 1 && result.items.length === 0)) {
+      const past = pastTheEndPage(
+        site(),
+        query,
+        result,
+        programmes,
+        PUBLIC_PAGE_SIZE,
+        MAX_LIST_PAGE,
+      );
+      return sendPage(reply, 404, past);
+    }
+    return sendPage(
+      reply,
+      200,
+      listPage(site(), query, result, programmes, PUBLIC_PAGE_SIZE, MAX_LIST_PAGE),
+    );
   });
 
   app.get("/theses/:id", { schema: { hide: true } }, async (request, reply) => {

@@ -241,8 +241,9 @@ describe("/theses", () => {
     const second = await listPublicTheses(t.db, { page: 2 }, 1);
     expect(second.items.map((i) => i.submissionId)).toEqual([open]);
     expect(second.total).toBe(2);
+    // Not a page number: a 400 page naming the rule (public-routes-page.test.ts has the rest).
     const bad = await page("/theses?page=0");
-    expect(bad.response.statusCode).toBe(404);
+    expect(bad.response.statusCode).toBe(400);
     const far = await page("/theses?page=99999");
     expect(far.response.statusCode).toBe(404);
   });

@@ -50,6 +50,22 @@ describe("WhenNear", () => {
     expect(observer.disconnected).toBe(true);
   });
 
+  it("shows its placeholder inside the watched place until then, and its children instead after", () => {
+    vi.stubGlobal("IntersectionObserver", FakeObserver);
+    render(
+      <WhenNear placeholder={<h2>Publication (loading)</h2>}>
+        <h2>Publication</h2>
+      </WhenNear>,
+    );
+    const placeholder = screen.getByRole("heading", { name: "Publication (loading)" });
+    expect(FakeObserver.last!.observed).toEqual([placeholder.parentElement]);
+    expect(screen.queryByRole("heading", { name: "Publication" })).toBeNull();
+
+    act(() => FakeObserver.last!.callback([{ isIntersecting: true }]));
+    expect(screen.getByRole("heading", { name: "Publication" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Publication (loading)" })).toBeNull();
+  });
+
   it("renders its children at once where there is no IntersectionObserver", () => {
     vi.stubGlobal("IntersectionObserver", undefined);
     render(

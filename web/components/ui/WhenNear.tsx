@@ -4,9 +4,19 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
  * Renders its children once the place they would take comes within `ahead` of the viewport
  * (a CSS margin, "100%" = one screen further down), and nothing before: a lazy section far down
  * a page then costs its code only to those who scroll to it, not every first load. Without
- * IntersectionObserver (old browsers, jsdom) the children render at once.
+ * IntersectionObserver (old browsers, jsdom) the children render at once. Until then it shows
+ * `placeholder` (a heading and a loading status, say), so the page's outline is there before the
+ * section's code is.
  */
-export function WhenNear({ children, ahead = "100%" }: { children: ReactNode; ahead?: string }) {
+export function WhenNear({
+  children,
+  ahead = "100%",
+  placeholder = null,
+}: {
+  children: ReactNode;
+  ahead?: string;
+  placeholder?: ReactNode;
+}) {
   const marker = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
   useEffect(() => {
@@ -21,5 +31,11 @@ export function WhenNear({ children, ahead = "100%" }: { children: ReactNode; ah
     observer.observe(element);
     return () => observer.disconnect();
   }, [near, ahead]);
-  return near ? children : <div ref={marker} data-when-near="" />;
+  return near ? (
+    children
+  ) : (
+    <div ref={marker} data-when-near="">
+      {placeholder}
+    </div>
+  );
 }

@@ -16,11 +16,13 @@ import { toProgress, type SubmissionStatus } from "./progress.js";
 import { FactList } from "../../components/ui/FactList.js";
 import { WhenNear } from "../../components/ui/WhenNear.js";
 import { studentPublicationQuery } from "./api/publication-record.js";
+import { PublicationPlaceholder } from "./publication/PublicationPlaceholder.js";
 
 const LOADING = "Loading submission details...";
 
 // Publication (issue 20) is a chunk of its own, far down the page, loaded when the student scrolls
-// within a screen of it (WhenNear): the first load stays within its script budget (110 kB).
+// within a screen of it (WhenNear): the first load stays within its script budget (110 kB). Until
+// then its placeholder holds its heading and place (PublicationPlaceholder).
 const PublicationSection = lazy(() =>
   import("./publication/PublicationSection.js").then((m) => ({ default: m.PublicationSection })),
 );
@@ -146,8 +148,8 @@ function SubmissionView({
 
       <DocumentsSection indexNumber={indexNumber} />
 
-      <WhenNear>
-        <Suspense fallback={null}>
+      <WhenNear placeholder={<PublicationPlaceholder />}>
+        <Suspense fallback={<PublicationPlaceholder />}>
           <PublicationSection indexNumber={indexNumber} />
         </Suspense>
       </WhenNear>

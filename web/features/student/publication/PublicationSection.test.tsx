@@ -166,7 +166,7 @@ describe("the student's Publication section", () => {
           }),
     );
     renderSection();
-    const section = await screen.findByRole("region", { name: "Publication" });
+    const section = await screen.findByRole("region", { name: "Publication", busy: false });
     expect(within(section).getByRole("link", { name: "/theses/7" })).toHaveAttribute(
       "href",
       "/theses/7",

@@ -25,6 +25,7 @@ import {
   type MetadataValues,
 } from "../../publication/MetadataFields.js";
 import "../../publication/publication.css";
+import { PublicationPlaceholder } from "./PublicationPlaceholder.js";
 
 const STATE_WORDS: Record<PublicationView["state"], string> = {
   not_final: "Being prepared: fill in your details before your final version",
@@ -42,7 +43,7 @@ const STATE_WORDS: Record<PublicationView["state"], string> = {
 export function PublicationSection({ indexNumber }: { indexNumber: string }) {
   const headingId = useId();
   const record = usePublication("student", indexNumber);
-  if (record.isPending) return null;
+  if (record.isPending) return <PublicationPlaceholder />;
   if (record.isError) {
     if (record.error instanceof ApiError && record.error.status === 404) return null;
     return (
