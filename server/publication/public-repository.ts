@@ -3,8 +3,10 @@ import { LIST_TOTAL_CAP } from "../../common/submissions-constants.js";
 import type { Executor } from "../db/database.js";
 import {
   countPublicSearchMatches,
+  countPublicSearchWithKeyword,
   isAsciiTerm,
   publicSearchCondition,
+  publicSearchConditionAll,
   publicSearchInRange,
   publicListedInOrder,
   publicSearchRowByRow,
@@ -363,11 +365,13 @@ function keywordRangeWithTerm(
   return keywordRange(db, keyword, programme).where(sql<SqlBool>`${hit}`);
 }
 
-/** "The thesis has this keyword", on `publications as p`: one key lookup in publication_keywords. */
+/**
+ * "The thesis has this keyword", on `publications as p`: one seek of publication_keywords by
+ * thesis (migration 027).
+ */
 function keywordHeld(keyword: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`exists (select 1 from publication_keywords as kh
-    where kh.keyword = lower(${keyword}) and kh.published_at = p.published_at
-      and kh.submission_id = p.submission_id)`;
+    where kh.submission_id = p.submission_id and kh.keyword = lower(${keyword}))`;
 }
 
 /** How many rows the query has, counted no further than `limit`. */
@@ -429,7 +433,12 @@ async function listByKeyword(
     );
   }
 
-  const indexed = [publicSearchCondition(db, text), keywordHeld(keyword)];
+  // The term's matches, or (both having trigrams) the theses whose text holds the term and the
+  // keyword, from one search of the index: the keyword held exactly implies its text, so this
+  // only narrows what keywordHeld checks. A keyword with a control character is not in the text
+  // as typed (the index's terms drop them), so it is checked on the term's matches alone.
+  const both = /\p{Cc}/u.test(keyword) ? undefined : publicSearchConditionAll(db, [text, keyword]);
+  const indexed = [both ?? publicSearchCondition(db, text), keywordHeld(keyword)];
   const matchesFirst = () =>
     db
       .with(
@@ -459,8 +468,14 @@ async function listByKeyword(
     return pageOf(rows, matched, totalCap);
   }
 
+  // A common term: counted from the index's theses holding both texts, each checked for the
+  // keyword, when the index can search both; otherwise along the keyword's range, testing the term.
   const tested = keywordRangeWithTerm(db, keyword, programme, text);
-  const matched = await countUpTo(db, tested.select("k.submission_id"), totalCap + 1);
+  const matched =
+    (both === undefined
+      ? undefined
+      : await countPublicSearchWithKeyword(db, text, keyword, programme, totalCap + 1)) ??
+    (await countUpTo(db, tested.select("k.submission_id"), totalCap + 1));
   const expected = expectedOf(matched);
   if (expected === 0) return pageOf([], matched, totalCap);
   // The bound: the (published_at, submission_id) of the last entry of the range walked, read

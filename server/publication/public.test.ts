@@ -669,6 +669,12 @@ describe("the public list's search index (migration 023)", () => {
     { keyword: "same day" },
     { keyword: "Same Day", programme: "MPhil Economics" },
     { keyword: "same day", q: "study" },
+    // The keyword's text elsewhere (a title, an author, part of a keyword) with a common term:
+    // the count's candidates hold both texts, and only a whole keyword counts.
+    { keyword: "price", q: "cocoa" },
+    { keyword: "cocoa", q: "prices" },
+    { keyword: "mensah", q: "cocoa" },
+    { keyword: "price", q: "cocoa", programme: "MPhil Economics" },
   ];
 
   it("finds by title, author and keyword, literally, in the list's order and every way", async () => {

@@ -24,7 +24,8 @@ import * as m022 from "./022_report_open_rollups.js";
 import * as m023 from "./023_public_search.js";
 import * as m024 from "./024_publication_datestamp_on_edit.js";
 import * as m025 from "./025_public_keywords.js";
-import * as m027 from "./027_public_list_order.js";
+import * as m026 from "./026_public_list_order.js";
+import * as m027 from "./027_public_keywords_by_thesis.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -56,7 +57,8 @@ const migrations: Record<string, Migration> = {
   "023_public_search": m023,
   "024_publication_datestamp_on_edit": m024,
   "025_public_keywords": m025,
-  "027_public_list_order": m027,
+  "026_public_list_order": m026,
+  "027_public_keywords_by_thesis": m027,
 };
 
 export const migrationProvider: MigrationProvider = {
