@@ -4,10 +4,13 @@ import type { Executor } from "../db/database.js";
 import {
   containsPattern,
   countPublicSearchMatches,
+  countPublicWordMatches,
   isAsciiTerm,
   publicSearchCondition,
   publicSearchInRange,
   publicSearchRowByRow,
+  publicSearchWords,
+  publicWordMatchesPage,
   searchIndexServes,
 } from "../db/dialect.js";
 
@@ -58,12 +61,18 @@ export interface PublicListLimits {
   fewMatches: number;
   /** How many theses of the list's order a dense search walks before taking its matches first. */
   walkRows: number;
+  /**
+   * A term alone is counted and paged from the word postings (PostgreSQL, a term without a
+   * separator) when it is in no more than this many of the vocabulary's words; 0: never.
+   */
+  termWords: number;
 }
 
 const PUBLIC_LIST_LIMITS: PublicListLimits = {
   totalCap: LIST_TOTAL_CAP,
   fewMatches: 2_000,
   walkRows: 5_000,
+  termWords: 50,
 };
 
 /**
@@ -202,13 +211,32 @@ export async function listPublicTheses(
   pageSize = PUBLIC_PAGE_SIZE,
   limits: Partial<PublicListLimits> = {},
 ): Promise<PublicListPage> {
-  const { totalCap, fewMatches, walkRows } = { ...PUBLIC_LIST_LIMITS, ...limits };
+  const { totalCap, fewMatches, walkRows, termWords } = { ...PUBLIC_LIST_LIMITS, ...limits };
   const text = query.q?.trim() || undefined;
   const offset = (query.page - 1) * pageSize;
   const filtered = query.programme !== undefined || query.keyword !== undefined;
   const unfiltered = text === undefined && !filtered;
   const page = (q: Listed): Promise<PageRow[]> =>
     inListOrder(pageColumns(q)).limit(pageSize).offset(offset).execute();
+
+  // A term alone, on PostgreSQL, in a few words: their postings merged in the list's order.
+  const words =
+    text !== undefined && !filtered && termWords > 0
+      ? await publicSearchWords(db, text, termWords)
+      : undefined;
+  if (words !== undefined) {
+    const matched = await countPublicWordMatches(db, words, totalCap + 1);
+    const ids = matched > offset ? await publicWordMatchesPage(db, words, pageSize, offset) : [];
+    const rows =
+      ids.length === 0
+        ? []
+        : await inListOrder(pageColumns(listed(db).where("p.submission_id", "in", ids))).execute();
+    return {
+      items: rows.map(listItem),
+      total: Math.min(matched, totalCap),
+      totalCapped: matched > totalCap,
+    };
+  }
 
   // The term the index can count: the search term, or else a keyword link's keyword.
   const keyword = query.keyword?.trim();
@@ -294,17 +322,17 @@ export async function listPublicTheses(
           ).execute()
         : await matchesFirst();
   }
+  return { items: rows.map(listItem), total: Math.min(matched, totalCap), totalCapped };
+}
+
+function listItem(r: PageRow): PublicListItem {
   return {
-    items: rows.map((r) => ({
-      submissionId: Number(r.submission_id),
-      title: r.thesis_title ?? "",
-      author: r.student_name,
-      programme: r.programme,
-      degreeName: r.degree_name,
-      awardDate: r.award_date ?? "",
-    })),
-    total: Math.min(matched, totalCap),
-    totalCapped,
+    submissionId: Number(r.submission_id),
+    title: r.thesis_title ?? "",
+    author: r.student_name,
+    programme: r.programme,
+    degreeName: r.degree_name,
+    awardDate: r.award_date ?? "",
   };
 }
 

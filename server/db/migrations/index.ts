@@ -23,6 +23,7 @@ import * as m021 from "./021_public_downloads.js";
 import * as m022 from "./022_report_open_rollups.js";
 import * as m023 from "./023_public_search.js";
 import * as m024 from "./024_publication_datestamp_on_edit.js";
+import * as m026 from "./026_public_search_words.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   "022_report_open_rollups": m022,
   "023_public_search": m023,
   "024_publication_datestamp_on_edit": m024,
+  "026_public_search_words": m026,
 };
 
 export const migrationProvider: MigrationProvider = {
