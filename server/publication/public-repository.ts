@@ -72,7 +72,7 @@ const PUBLIC_LIST_LIMITS: PublicListLimits = {
   totalCap: LIST_TOTAL_CAP,
   fewMatches: 2_000,
   walkRows: 5_000,
-  termWords: 50,
+  termWords: 20,
 };
 
 /**
@@ -202,7 +202,10 @@ function inListOrder(q: ReturnType<typeof pageColumns>) {
  *   walkRows + offset theses; the matches are dense, so a page is found within a few hundred. When
  *   it is not, the matches first as above.
  * A term alone with a trigram is counted in the index itself (countPublicSearchMatches), which
- * holds listed theses only. A non-ASCII term is never walked (SQLite's LIKE folds ASCII case only,
+ * holds listed theses only. On PostgreSQL, a term alone without a separator character, found in
+ * no more than termWords of the vocabulary's words, is counted and paged from those words'
+ * postings instead (migration 026: the postings merged in the list's order, index-only, stopping
+ * at the cap or the page), then the page's columns read by id. A non-ASCII term is never walked (SQLite's LIKE folds ASCII case only,
  * its FTS5 index every letter's), as in the admin list.
  */
 export async function listPublicTheses(
