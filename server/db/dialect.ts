@@ -1422,3 +1422,248 @@ export async function refreshStatisticsAfterBulkWrite(
   for (const table of tables) await sql`analyze ${sql.id(table)}`.execute(db);
   return tables;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The public list's word postings (migration 028_public_search_words, PostgreSQL only;
+// docs/decisions/006-search.md and 027-oai-pmh-and-public-pages.md)
+//
+// A word is a maximal run of characters that are not separators, a separator being every ASCII
+// character that is not a letter or a digit (space, punctuation, and the chr(31) between the
+// parts of `publications.search_text`). A term without a separator matches a text exactly when
+// it is a substring of one of the text's words: an occurrence cannot cross a separator. So such
+// a term's matches are the postings of the vocabulary's words containing it, each word's postings
+// one range of a narrow B-tree already in the list's order: a handful of words are merged in that
+// order, index-only, and the count stops at the cap, where the trigram index has to collect (or
+// the list's order test) every match. SQLite keeps its FTS5 path, which counts 10,001 matches in
+// a few milliseconds.
+
+/**
+ * The separators as a regular-expression class written as ASCII ranges (not [[:alnum:]], whose
+ * letters depend on the locale): everything below "0", between "9" and "a"/"A", and above "z".
+ */
+const WORD_SEPARATORS = "[\\x01-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f]";
+/** The same in a term, whose control characters searchableText has already removed. */
+/** The distinct words of a text (an SQL expression). */
+function wordsOf(text: string): string {
+  return `select distinct w from regexp_split_to_table(${text}, '${WORD_SEPARATORS}+') as w where w <> ''`;
+}
+
+const WORD_SEPARATOR = /[\x20-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/;
+
+/** The word postings, their vocabulary, the function that splits a text and the triggers. */
+export async function createPublicSearchWords(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) !== "postgres") return;
+  await sql`create extension if not exists pg_trgm`.execute(db);
+  // The key is the list's order within a word: a word's postings read backwards are the list.
+  // Collation "C": compared bytewise when postings are merged (under the database's collation
+  // each comparison is a strcoll, and merging 10,000 postings took twice as long), the same order
+  // as the list's for published_at, an ISO 8601 time always written in one format.
+  await sql`create table publication_word_postings (
+    word text collate "C" not null,
+    published_at text collate "C" not null,
+    submission_id integer not null,
+    constraint publication_word_postings_pk primary key (word, published_at, submission_id)
+  )`.execute(db);
+  // Every word ever posted; one whose last posting went stays (a stale word finds an empty range,
+  // never a wrong match, and a delete needs no count of what is left).
+  await sql`create table publication_search_words (word text collate "C" primary key)`.execute(db);
+  await sql`create index publication_search_words_trgm on publication_search_words
+    using gin (word gin_trgm_ops) with (fastupdate = off)`.execute(db);
+  // Strict, so never inlined into the triggers' statements: planned with its own estimate of a
+  // thesis's words (12; inlined, the planner took 200 per thesis and chose to scan every posting
+  // rather than look each up by its key).
+  await sql
+    .raw(
+      `create function publication_words_of(text_ text) returns setof text
+        language sql immutable strict rows 12 as $$ ${wordsOf("text_")} $$`,
+    )
+    .execute(db);
+  const fn = (name: string, body: string) =>
+    sql
+      .raw(
+        `create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`,
+      )
+      .execute(db);
+  // Statement triggers with transition tables, as the admin list's postings (ADR 006): a bulk
+  // load of publications writes its postings in one statement. search_text is set by 023's
+  // BEFORE row trigger, so the rows here hold the final text; it is null unless listed.
+  const words = "cross join lateral publication_words_of(r.search_text) as w";
+  const insertFrom = (rows: string) =>
+    `with inserted as (
+       insert into publication_word_postings (word, published_at, submission_id)
+         select w, r.published_at, r.submission_id from ${rows}
+         returning word
+     )
+     insert into publication_search_words (word)
+       select distinct word from inserted on conflict do nothing;`;
+  // The postings to delete computed first, then looked up by their key: planned in one, the
+  // postings were joined to the rows by submission id before their words were known (a scan of
+  // every posting, then the words split per posting: 2 s for 300 theses at 200,000, over 10
+  // minutes for 10,000).
+  const deleteFrom = (rows: string) =>
+    `with d as materialized (
+       select w, r.published_at, r.submission_id from ${rows}
+     )
+     delete from publication_word_postings p using d
+     where p.word = d.w and p.published_at = d.published_at and p.submission_id = d.submission_id;`;
+  // The rows whose text or place in the list changed, the old and new rows joined once on the
+  // key: every other update (a datestamp, a download count) writes nothing.
+  const changed = (rows: string, other: string) =>
+    `${rows} r join ${other} x on x.submission_id = r.submission_id ${words}
+       where r.search_text is distinct from x.search_text
+          or r.published_at is distinct from x.published_at`;
+  await fn(
+    "publication_word_postings_inserted",
+    insertFrom(`new_rows r ${words} where r.search_text is not null`),
+  );
+  await fn(
+    "publication_word_postings_deleted",
+    deleteFrom(`old_rows r ${words} where r.search_text is not null`),
+  );
+  await fn(
+    "publication_word_postings_updated",
+    deleteFrom(changed("old_rows", "new_rows")) + insertFrom(changed("new_rows", "old_rows")),
+  );
+  await fn(
+    "publication_word_postings_truncated",
+    "truncate publication_word_postings; truncate publication_search_words;",
+  );
+  await sql`create trigger publication_word_postings_insert after insert on publications
+    referencing new table as new_rows for each statement
+    execute function publication_word_postings_inserted()`.execute(db);
+  await sql`create trigger publication_word_postings_delete after delete on publications
+    referencing old table as old_rows for each statement
+    execute function publication_word_postings_deleted()`.execute(db);
+  await sql`create trigger publication_word_postings_update after update on publications
+    referencing old table as old_rows new table as new_rows for each statement
+    execute function publication_word_postings_updated()`.execute(db);
+  await sql`create trigger publication_word_postings_truncate after truncate on publications
+    for each statement execute function publication_word_postings_truncated()`.execute(db);
+}
+
+/**
+ * Fills the word postings and their vocabulary from every listed thesis's text, replacing what
+ * they held, set-based: the postings written into the table without its key, the key then built
+ * by one sort, the vocabulary read by skipping along the key from one word to the next. The
+ * migration runs it on existing data. A VACUUM of the postings after it lets counts read the key
+ * alone (index-only scans need the visibility map).
+ */
+export async function rebuildPublicSearchWords(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) !== "postgres") return;
+  await sql`truncate publication_word_postings, publication_search_words`.execute(db);
+  await sql`alter table publication_word_postings drop constraint publication_word_postings_pk`.execute(
+    db,
+  );
+  await sql`insert into publication_word_postings (word, published_at, submission_id)
+    select w, p.published_at, p.submission_id from publications p
+      cross join lateral (${sql.raw(wordsOf("p.search_text"))}) as words
+    where p.search_text is not null`.execute(db);
+  await sql`alter table publication_word_postings
+    add constraint publication_word_postings_pk primary key (word, published_at, submission_id)`.execute(
+    db,
+  );
+  await sql`insert into publication_search_words (word)
+    with recursive words(word) as (
+      select min(word) from publication_word_postings
+      union all
+      select (select min(p.word) from publication_word_postings p where p.word > words.word)
+        from words where words.word is not null
+    )
+    select word from words where word is not null`.execute(db);
+}
+
+export async function dropPublicSearchWords(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) !== "postgres") return;
+  for (const event of ["insert", "delete", "update", "truncate"]) {
+    await sql`drop trigger if exists ${sql.id(`publication_word_postings_${event}`)} on publications`.execute(
+      db,
+    );
+  }
+  for (const event of ["inserted", "deleted", "updated", "truncated"]) {
+    await sql`drop function if exists ${sql.id(`publication_word_postings_${event}`)}()`.execute(
+      db,
+    );
+  }
+  await sql`drop function if exists publication_words_of(text)`.execute(db);
+  await sql`drop table if exists publication_word_postings`.execute(db);
+  await sql`drop table if exists publication_search_words`.execute(db);
+}
+
+/**
+ * The vocabulary's words containing the term, when the word postings can answer it: PostgreSQL,
+ * a term without a separator character, contained in no more than `maxWords` words (none is an
+ * answer: no thesis matches). Undefined otherwise (SQLite, a term with a separator, too many
+ * words): the caller takes the search index's path.
+ */
+export async function publicSearchWords(
+  db: Kysely<any>,
+  term: string,
+  maxWords: number,
+): Promise<string[] | undefined> {
+  const text = searchableText(term).trim();
+  if (dialectOf(db) !== "postgres" || text === "" || WORD_SEPARATOR.test(text)) return undefined;
+  // Lower-cased by the database, as the search text is (and as publicSearchCondition does).
+  const { rows } = await sql<{ word: string }>`
+    select word from publication_search_words
+    where word like lower(${containsPattern(text)}) escape '\\'
+    limit ${maxWords + 1}`.execute(db);
+  return rows.length > maxWords ? undefined : rows.map((r) => r.word);
+}
+
+/**
+ * The listed theses having one of `words`, in the list's order (newest first, the submission id
+ * breaking ties), its first `rows` at most: each word's postings one range of the key read
+ * backwards, its first `rows` (no word needs more), merged in that order (Merge Append of
+ * index-only scans), and a thesis having two of the words kept once (its postings are adjacent in
+ * the merged order, so a row whose predecessor is the same thesis is dropped). It streams: a limit
+ * stops it without sorting or collecting the matches. Written so because the planner streams
+ * nothing simpler: without the ranges' own order and limit, a UNION ALL's branches are not read in
+ * order (a Sort of every match), and DISTINCT is planned for its row estimate (a few thousand where
+ * there were 40,000) as a HashAggregate of every match, then a Sort. One word: its range alone,
+ * one posting per thesis.
+ */
+function wordMatchesInListOrder(words: readonly string[], rows: number): RawBuilder<unknown> {
+  const range = (w: string) =>
+    sql`select published_at, submission_id from publication_word_postings where word = ${w}
+      order by published_at desc, submission_id desc limit ${rows}`;
+  if (words.length === 1) return range(words[0] as string);
+  const ranges = sql.join(
+    words.map((w) => sql`(${range(w)})`),
+    sql` union all `,
+  );
+  return sql`select published_at, submission_id from (
+      select published_at, submission_id,
+        lag(submission_id) over (order by published_at desc, submission_id desc) as previous
+      from (${ranges}) as postings
+    ) as merged
+    where previous is distinct from submission_id
+    order by published_at desc, submission_id desc`;
+}
+
+/** How many listed theses have one of `words`, counted no further than `limit`. */
+export async function countPublicWordMatches(
+  db: Kysely<any>,
+  words: readonly string[],
+  limit: number,
+): Promise<number> {
+  if (words.length === 0) return 0;
+  const { rows } = await sql<{ count: string | number }>`
+    select count(*) as count from (
+      select 1 from (${wordMatchesInListOrder(words, limit)}) as matches limit ${limit}
+    ) as capped`.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** The submission ids of one page of the listed theses having one of `words`, in the list's order. */
+export async function publicWordMatchesPage(
+  db: Kysely<any>,
+  words: readonly string[],
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  if (words.length === 0) return [];
+  const { rows } = await sql<{ submission_id: number | string }>`
+    select submission_id from (${wordMatchesInListOrder(words, offset + limit)}) as matches
+    offset ${offset} limit ${limit}`.execute(db);
+  return rows.map((r) => Number(r.submission_id));
+}

@@ -4,12 +4,15 @@ import type { Executor } from "../db/database.js";
 import {
   countPublicSearchMatches,
   countPublicSearchWithKeyword,
+  countPublicWordMatches,
   isAsciiTerm,
   publicSearchCondition,
   publicSearchConditionAll,
   publicSearchInRange,
   publicListedInOrder,
   publicSearchRowByRow,
+  publicSearchWords,
+  publicWordMatchesPage,
 } from "../db/dialect.js";
 
 /**
@@ -59,12 +62,18 @@ export interface PublicListLimits {
   fewMatches: number;
   /** How many theses of the list's order a dense search walks before taking its matches first. */
   walkRows: number;
+  /**
+   * A term alone is counted and paged from the word postings (PostgreSQL, a term without a
+   * separator) when it is in no more than this many of the vocabulary's words; 0: never.
+   */
+  termWords: number;
 }
 
 const PUBLIC_LIST_LIMITS: PublicListLimits = {
   totalCap: LIST_TOTAL_CAP,
   fewMatches: 2_000,
   walkRows: 5_000,
+  termWords: 20,
 };
 
 /**
@@ -200,7 +209,10 @@ function inListOrder(q: ReturnType<typeof pageColumns>) {
  *   walkRows + offset theses; the matches are dense, so a page is found within a few hundred. When
  *   it is not, the matches first as above.
  * A term alone with a trigram is counted in the index itself (countPublicSearchMatches), which
- * holds listed theses only. A non-ASCII term is never walked (SQLite's LIKE folds ASCII case only,
+ * holds listed theses only. On PostgreSQL, a term alone without a separator character, found in
+ * no more than termWords of the vocabulary's words, is counted and paged from those words'
+ * postings instead (migration 028: the postings merged in the list's order, index-only, stopping
+ * at the cap or the page), then the page's columns read by id. A non-ASCII term is never walked (SQLite's LIKE folds ASCII case only,
  * its FTS5 index every letter's), as in the admin list.
  */
 export async function listPublicTheses(
@@ -209,7 +221,7 @@ export async function listPublicTheses(
   pageSize = PUBLIC_PAGE_SIZE,
   limits: Partial<PublicListLimits> = {},
 ): Promise<PublicListPage> {
-  const { totalCap, fewMatches, walkRows } = { ...PUBLIC_LIST_LIMITS, ...limits };
+  const { totalCap, fewMatches, walkRows, termWords } = { ...PUBLIC_LIST_LIMITS, ...limits };
   const text = query.q?.trim() || undefined;
   const offset = (query.page - 1) * pageSize;
   if (query.keyword !== undefined) {
@@ -225,6 +237,21 @@ export async function listPublicTheses(
   const unfiltered = text === undefined && !filtered;
   const page = (q: Listed): Promise<PageRow[]> =>
     inListOrder(pageColumns(q)).limit(pageSize).offset(offset).execute();
+
+  // A term alone, on PostgreSQL, in a few words: their postings merged in the list's order.
+  const words =
+    text !== undefined && !filtered && termWords > 0
+      ? await publicSearchWords(db, text, termWords)
+      : undefined;
+  if (words !== undefined) {
+    const matched = await countPublicWordMatches(db, words, totalCap + 1);
+    const ids = matched > offset ? await publicWordMatchesPage(db, words, pageSize, offset) : [];
+    const rows =
+      ids.length === 0
+        ? []
+        : await inListOrder(pageColumns(listed(db).where("p.submission_id", "in", ids))).execute();
+    return pageOf(rows, matched, totalCap);
+  }
 
   const indexTerm = text;
   // Within a programme, a common term: when the programme's theses (counted in its index range,
@@ -315,16 +342,20 @@ export async function listPublicTheses(
 
 function pageOf(rows: PageRow[], matched: number, totalCap: number): PublicListPage {
   return {
-    items: rows.map((r) => ({
-      submissionId: Number(r.submission_id),
-      title: r.thesis_title ?? "",
-      author: r.student_name,
-      programme: r.programme,
-      degreeName: r.degree_name,
-      awardDate: r.award_date ?? "",
-    })),
+    items: rows.map(listItem),
     total: Math.min(matched, totalCap),
     totalCapped: matched > totalCap,
+  };
+}
+
+function listItem(r: PageRow): PublicListItem {
+  return {
+    submissionId: Number(r.submission_id),
+    title: r.thesis_title ?? "",
+    author: r.student_name,
+    programme: r.programme,
+    degreeName: r.degree_name,
+    awardDate: r.award_date ?? "",
   };
 }
 
@@ -385,7 +416,8 @@ async function countUpTo(
   return Number(rows[0]?.n ?? 0);
 }
 
-interface PageWindow extends PublicListLimits {
+/** What a keyword link reads of the limits (the word postings serve a term alone). */
+interface PageWindow extends Omit<PublicListLimits, "termWords"> {
   pageSize: number;
   offset: number;
 }

@@ -595,15 +595,18 @@ describe("the public list's search index (migration 023)", () => {
       .map((r) => Number(r.submission_id));
   }
 
-  // Each way of finding a page, forced by the limits: the default; the walk along the list's
-  // order (or a keyword's range) whole, or bounded within it; a walk too short, so the matches
-  // first after it; the matches first at once.
+  // Each way of finding a page, forced by the limits: the default (on PostgreSQL a term alone
+  // without a separator from the word postings); the word postings for a term in one word only;
+  // the walk along the list's order (or a keyword's range) whole, or bounded within it; a walk
+  // too short, so the matches first after it; the matches first at once (these four without the
+  // word postings, termWords 0).
   const ways = [
     {},
-    { fewMatches: 0, walkRows: 1_000 },
-    { fewMatches: 0, walkRows: 6 },
-    { fewMatches: 0, walkRows: 1 },
-    { fewMatches: 1_000_000 },
+    { termWords: 1 },
+    { fewMatches: 0, walkRows: 1_000, termWords: 0 },
+    { fewMatches: 0, walkRows: 6, termWords: 0 },
+    { fewMatches: 0, walkRows: 1, termWords: 0 },
+    { fewMatches: 1_000_000, termWords: 0 },
   ];
 
   async function allPages(

@@ -26,6 +26,7 @@ import * as m024 from "./024_publication_datestamp_on_edit.js";
 import * as m025 from "./025_public_keywords.js";
 import * as m026 from "./026_public_list_order.js";
 import * as m027 from "./027_public_keywords_by_thesis.js";
+import * as m028 from "./028_public_search_words.js";
 
 /**
  * Migrations are listed here rather than read from the folder, so the same list works from
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "025_public_keywords": m025,
   "026_public_list_order": m026,
   "027_public_keywords_by_thesis": m027,
+  "028_public_search_words": m028,
 };
 
 export const migrationProvider: MigrationProvider = {
