@@ -1182,6 +1182,8 @@ export async function countPublicSearchMatches(
 // submission_id) the same within a programme; both hold everything a keyword link reads, so it
 // never visits a table row to count or to find its page. Kept by triggers from the publication's
 // row: every firing deletes the rows of the row as it was and writes those of the row as it is.
+// On PostgreSQL published_at is in collation "C", as the word postings' (migration 028), so the
+// two ranges in the list's order can be merged (countPublicWordsWithKeyword).
 
 /** The thesis's keywords decoded from its JSON array, as a FROM item `j` with a column `value`. */
 function keywordElementsSql(db: Kysely<any>, row: string): string {
@@ -1213,7 +1215,7 @@ export async function createPublicKeywords(db: Kysely<any>): Promise<void> {
     .raw(
       `create table publication_keywords (
       keyword text not null,
-      published_at text not null,
+      published_at text${postgres ? ` collate "C"` : ""} not null,
       submission_id integer not null,
       list_programme text not null,
       primary key (keyword, published_at, submission_id)
@@ -1652,6 +1654,42 @@ export async function countPublicWordMatches(
       select 1 from (${wordMatchesInListOrder(words, limit)}) as matches limit ${limit}
     ) as capped`.execute(db);
   return Number(rows[0]?.count ?? 0);
+}
+
+/**
+ * PostgreSQL: how many listed theses (of the programme) have the word and hold the keyword,
+ * counted no further than `limit`: the word's postings and the keyword's range of
+ * publication_keywords, both in the list's order and in collation "C", merged (a Merge Join of
+ * two index-only scans that stops at the limit). A keyword link with a common term, at 1,000,000:
+ * 50 to 75 ms, against 180 to 300 ms for the trigram index's theses holding both texts, each
+ * checked (a heap page at random for each). Without parallel workers: given them, the planner
+ * (expecting a handful of rows) hashes both ranges whole. Inside a caller's transaction that
+ * setting is not made (it would outlast this query), and the plan is the planner's.
+ */
+export async function countPublicWordWithKeyword(
+  db: Kysely<any>,
+  word: string,
+  keyword: string,
+  programme: string | undefined,
+  limit: number,
+): Promise<number> {
+  const count = async (executor: Kysely<any>) => {
+    const { rows } = await sql<{ count: string | number }>`
+      select count(*) as count from (
+        select 1 from publication_word_postings w
+        join publication_keywords k
+          on k.published_at = w.published_at and k.submission_id = w.submission_id
+        where w.word = ${word} and k.keyword = lower(${keyword})
+          ${programme === undefined ? sql`` : sql`and k.list_programme = ${programme}`}
+        limit ${limit}
+      ) as capped`.execute(executor);
+    return Number(rows[0]?.count ?? 0);
+  };
+  if (db.isTransaction) return count(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
+    return count(trx);
+  });
 }
 
 /** The submission ids of one page of the listed theses having one of `words`, in the list's order. */

@@ -5,6 +5,7 @@ import {
   countPublicSearchMatches,
   countPublicSearchWithKeyword,
   countPublicWordMatches,
+  countPublicWordWithKeyword,
   isAsciiTerm,
   publicSearchCondition,
   publicSearchConditionAll,
@@ -231,6 +232,7 @@ export async function listPublicTheses(
       totalCap,
       fewMatches,
       walkRows,
+      termWords,
     });
   }
   const filtered = query.programme !== undefined;
@@ -416,8 +418,7 @@ async function countUpTo(
   return Number(rows[0]?.n ?? 0);
 }
 
-/** What a keyword link reads of the limits (the word postings serve a term alone). */
-interface PageWindow extends Omit<PublicListLimits, "termWords"> {
+interface PageWindow extends PublicListLimits {
   pageSize: number;
   offset: number;
 }
@@ -440,7 +441,7 @@ async function listByKeyword(
   keyword: string,
   text: string | undefined,
   programme: string | undefined,
-  { pageSize, offset, totalCap, fewMatches, walkRows }: PageWindow,
+  { pageSize, offset, totalCap, fewMatches, walkRows, termWords }: PageWindow,
 ): Promise<PublicListPage> {
   const expectedOf = (matched: number) =>
     matched > totalCap ? pageSize : Math.max(0, Math.min(pageSize, matched - offset));
@@ -503,11 +504,15 @@ async function listByKeyword(
   // A common term: counted from the index's theses holding both texts, each checked for the
   // keyword, when the index can search both; otherwise along the keyword's range, testing the term.
   const tested = keywordRangeWithTerm(db, keyword, programme, text);
+  // On PostgreSQL a term in one word: that word's postings merged with the keyword's range.
+  const words = termWords > 0 ? await publicSearchWords(db, text, 1) : undefined;
   const matched =
-    (both === undefined
-      ? undefined
-      : await countPublicSearchWithKeyword(db, text, keyword, programme, totalCap + 1)) ??
-    (await countUpTo(db, tested.select("k.submission_id"), totalCap + 1));
+    words?.length === 1
+      ? await countPublicWordWithKeyword(db, words[0] as string, keyword, programme, totalCap + 1)
+      : ((both === undefined
+          ? undefined
+          : await countPublicSearchWithKeyword(db, text, keyword, programme, totalCap + 1)) ??
+        (await countUpTo(db, tested.select("k.submission_id"), totalCap + 1)));
   const expected = expectedOf(matched);
   if (expected === 0) return pageOf([], matched, totalCap);
   // The bound: the (published_at, submission_id) of the last entry of the range walked, read

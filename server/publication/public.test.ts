@@ -603,6 +603,8 @@ describe("the public list's search index (migration 023)", () => {
   const ways = [
     {},
     { termWords: 1 },
+    // A common term's count in one word: its postings merged with a keyword's range.
+    { fewMatches: 0, termWords: 1 },
     { fewMatches: 0, walkRows: 1_000, termWords: 0 },
     { fewMatches: 0, walkRows: 6, termWords: 0 },
     { fewMatches: 0, walkRows: 1, termWords: 0 },
