@@ -982,14 +982,25 @@ export async function dropPublicSearchIndex(db: Kysely<any>): Promise<void> {
  * table. PostgreSQL has its own since 023 (publications_list_order, with the text and keywords).
  */
 export async function createPublicListOrder(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === "postgres") return;
+  if (dialectOf(db) === "postgres") {
+    // The list's count alone (countListed): its own order index carries each thesis's text and
+    // keywords, about 30 entries a page; this one a few hundred. At 1,000,000 the plain list's
+    // capped count read 567 table pages (6.5 ms) by a sequential scan.
+    await sql`create index publications_listed on publications (submission_id) where list_programme is not null`.execute(
+      db,
+    );
+    return;
+  }
   await sql`create index publications_list_order on publications (published_at, submission_id) where list_programme is not null`.execute(
     db,
   );
 }
 
 export async function dropPublicListOrder(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === "postgres") return;
+  if (dialectOf(db) === "postgres") {
+    await sql`drop index if exists publications_listed`.execute(db);
+    return;
+  }
   await sql`drop index if exists publications_list_order`.execute(db);
 }
 

@@ -113,6 +113,16 @@ function listedInOrder(db: Executor, programme?: string) {
   return db.selectFrom("publications as p").where(publicListedInOrder(db));
 }
 
+/**
+ * The same publications for a count with no other condition: `list_programme` set is the whole
+ * listed condition (migration 023), which SQLite counts in the programme index and PostgreSQL in
+ * its narrow partial index (migration 026), their entries alone.
+ */
+function countListed(db: Executor, programme?: string) {
+  if (programme) return listedPublications(db, programme);
+  return db.selectFrom("publications as p").where("p.list_programme", "is not", null);
+}
+
 // `submissions` is not aliased: the admin list's conditions name the table.
 function listed(db: Executor, programme?: string) {
   return joinedForPage(listedPublications(db, programme));
@@ -293,7 +303,7 @@ export async function listPublicTheses(
   const countBase = countConditions.reduce(
     (q, c) => q.where(c),
     countConditions.length === 0
-      ? listedInOrder(db, query.programme)
+      ? countListed(db, query.programme)
       : listedPublications(db, query.programme),
   );
   const matched = counted ?? (await countRows(db, countBase, totalCap + 1));
