@@ -337,6 +337,33 @@ export async function countSearchIndexMatches(
 // name is a range of that key, with no sort and no walk through non-matching rows. Database
 // triggers keep it in step with every write to submissions, imports included.
 
+/**
+ * PostgreSQL: the four statement-level triggers that keep a derived table in step with `table`,
+ * `<prefix>_insert`, `_delete`, `_update` and `_truncate`, each calling the function
+ * `<prefix>_inserted`, `_deleted`, `_updated` or `_truncated`, which read the statement's rows
+ * from the transition tables `new_rows` and `old_rows`.
+ */
+async function createStatementTriggers(
+  db: Kysely<any>,
+  table: string,
+  prefix: string,
+): Promise<void> {
+  const events = [
+    ["insert", "inserted", "referencing new table as new_rows"],
+    ["delete", "deleted", "referencing old table as old_rows"],
+    ["update", "updated", "referencing old table as old_rows new table as new_rows"],
+    ["truncate", "truncated", ""],
+  ] as const;
+  for (const [event, fn, transition] of events) {
+    await sql
+      .raw(
+        `create trigger ${prefix}_${event} after ${event} on ${table}
+      ${transition} for each statement execute function ${prefix}_${fn}()`,
+      )
+      .execute(db);
+  }
+}
+
 /** The postings' gram length: a trigram, as the search index's. */
 export const SEARCH_GRAM_LENGTH = 3;
 
@@ -611,17 +638,7 @@ export async function createSubmissionSearchPostingsTriggers(db: Kysely<any>): P
       "submission_search_grams_truncated",
       "truncate submission_search_grams; truncate submission_search_vocabulary;",
     );
-    await sql`create trigger submission_search_grams_insert after insert on submissions
-      referencing new table as new_rows for each statement
-      execute function submission_search_grams_inserted()`.execute(db);
-    await sql`create trigger submission_search_grams_delete after delete on submissions
-      referencing old table as old_rows for each statement
-      execute function submission_search_grams_deleted()`.execute(db);
-    await sql`create trigger submission_search_grams_update after update on submissions
-      referencing old table as old_rows new table as new_rows for each statement
-      execute function submission_search_grams_updated()`.execute(db);
-    await sql`create trigger submission_search_grams_truncate after truncate on submissions
-      for each statement execute function submission_search_grams_truncated()`.execute(db);
+    await createStatementTriggers(db, "submissions", "submission_search_grams");
     return;
   }
   // A new gram joins the vocabulary; one whose last posting goes stays (a stale entry costs a
@@ -1541,17 +1558,7 @@ export async function createPublicSearchWords(db: Kysely<any>): Promise<void> {
     "publication_word_postings_truncated",
     "truncate publication_word_postings; truncate publication_search_words;",
   );
-  await sql`create trigger publication_word_postings_insert after insert on publications
-    referencing new table as new_rows for each statement
-    execute function publication_word_postings_inserted()`.execute(db);
-  await sql`create trigger publication_word_postings_delete after delete on publications
-    referencing old table as old_rows for each statement
-    execute function publication_word_postings_deleted()`.execute(db);
-  await sql`create trigger publication_word_postings_update after update on publications
-    referencing old table as old_rows new table as new_rows for each statement
-    execute function publication_word_postings_updated()`.execute(db);
-  await sql`create trigger publication_word_postings_truncate after truncate on publications
-    for each statement execute function publication_word_postings_truncated()`.execute(db);
+  await createStatementTriggers(db, "publications", "publication_word_postings");
 }
 
 /**

@@ -181,6 +181,31 @@ function matching(
   return where.reduce((q, c) => q.where(c), listed(db, programme));
 }
 
+/**
+ * A page found by collecting the matches first (through the index), in a materialized common
+ * table expression, then sorting them: the way for a few matches, and when a walk falls short.
+ */
+function matchesFirstPage(
+  db: Executor,
+  programme: string | undefined,
+  where: RawBuilder<SqlBool>[],
+  pageSize: number,
+  offset: number,
+): Promise<PageRow[]> {
+  return db
+    .with(
+      (cte) => cte("matches").materialized(),
+      () => pageColumns(matching(db, programme, where)),
+    )
+    .selectFrom("matches")
+    .selectAll()
+    .orderBy("published_at", "desc")
+    .orderBy("submission_id", "desc")
+    .limit(pageSize)
+    .offset(offset)
+    .execute();
+}
+
 /** What a page shows of each thesis, and its place in the list's order. */
 function pageColumns(q: Listed) {
   return q.select([
@@ -310,19 +335,7 @@ export async function listPublicTheses(
   const totalCapped = matched > totalCap;
   const expected = totalCapped ? pageSize : Math.max(0, Math.min(pageSize, matched - offset));
 
-  const matchesFirst = () =>
-    db
-      .with(
-        (cte) => cte("matches").materialized(),
-        () => pageColumns(matching(db, query.programme, indexed)),
-      )
-      .selectFrom("matches")
-      .selectAll()
-      .orderBy("published_at", "desc")
-      .orderBy("submission_id", "desc")
-      .limit(pageSize)
-      .offset(offset)
-      .execute();
+  const matchesFirst = () => matchesFirstPage(db, query.programme, indexed, pageSize, offset);
 
   let rows: PageRow[];
   if (expected === 0) rows = [];
@@ -482,19 +495,7 @@ async function listByKeyword(
   // as typed (the index's terms drop them), so it is checked on the term's matches alone.
   const both = /\p{Cc}/u.test(keyword) ? undefined : publicSearchConditionAll(db, [text, keyword]);
   const indexed = [both ?? publicSearchCondition(db, text), keywordHeld(keyword)];
-  const matchesFirst = () =>
-    db
-      .with(
-        (cte) => cte("matches").materialized(),
-        () => pageColumns(matching(db, programme, indexed)),
-      )
-      .selectFrom("matches")
-      .selectAll()
-      .orderBy("published_at", "desc")
-      .orderBy("submission_id", "desc")
-      .limit(pageSize)
-      .offset(offset)
-      .execute();
+  const matchesFirst = () => matchesFirstPage(db, programme, indexed, pageSize, offset);
   const termCount = await countPublicSearchMatches(db, text, fewMatches + 1);
   if (termCount !== undefined && (termCount <= fewMatches || !isAsciiTerm(text))) {
     const counted = indexed.reduce((q, c) => q.where(c), listedPublications(db, programme));
