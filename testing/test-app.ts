@@ -21,6 +21,34 @@ export interface TestDatabase {
 }
 
 /**
+ * A test database's commits do not wait for their WAL to reach the disk (synchronous_commit off,
+ * set on the database, so for every connection to it: the app's pool and the test's own). What a
+ * commit makes visible to other sessions, and when, is the same; the durability given up is lost
+ * only in a crash of the PostgreSQL server, which no test outlives. On this shared machine the
+ * waits for the disk were a large part of the PostgreSQL run (the fuzz test's requests, the bulk
+ * writes, the uploads: a commit each). Test databases only: production connections keep the
+ * server's setting.
+ *
+ * One thing a test can see does change: VACUUM marks a page all-visible only once the commits of
+ * its rows are on disk, so right after an asynchronous commit it leaves the visibility map (and
+ * with it reltuples) behind. A test that checks what VACUUM leaves asks for the server's setting
+ * ({ synchronousCommit: true }).
+ */
+export interface TestDatabaseOptions {
+  /** Keep the server's synchronous_commit (on) instead of turning it off for this database. */
+  synchronousCommit?: boolean;
+}
+
+async function applyTestSettings(
+  admin: pg.Client,
+  name: string,
+  options: TestDatabaseOptions,
+): Promise<void> {
+  if (options.synchronousCommit) return;
+  await admin.query(`alter database ${name} set synchronous_commit = off`);
+}
+
+/**
  * The migrated database this test process copies its PostgreSQL databases from. Copying a template
  * takes about half the time of migrating a fresh database (about 0.25 s against 0.5 s here), and
  * the PostgreSQL run creates some 900 of them. One per process: a template being migrated cannot
@@ -49,6 +77,7 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
         }
       }
       await admin.query(`create database ${name}`);
+      await applyTestSettings(admin, name, {});
     } finally {
       await admin.end();
     }
@@ -76,7 +105,7 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = readTestEnv().databaseUrl;
   if (serverUrl && /^postgres(ql)?:\/\//.test(serverUrl)) {
     const name = `ets_test_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -86,6 +115,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.connect();
       try {
         await admin.query(`create database ${name} template ${source}`);
+        // A copy does not take its template's settings (they belong to the database's name).
+        await applyTestSettings(admin, name, options);
       } finally {
         await admin.end();
       }
@@ -154,8 +185,9 @@ export interface TestApp {
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
+  databaseOptions: TestDatabaseOptions = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(databaseOptions);
   // Uploads go to a folder of this test's own unless the test chose a store: never ./data.
   const filesDir =
     env.STORAGE_URL === undefined
