@@ -24,10 +24,10 @@ export interface TestDatabase {
  * A test database's commits do not wait for their WAL to reach the disk (synchronous_commit off,
  * set on the database, so for every connection to it: the app's pool and the test's own). What a
  * commit makes visible to other sessions, and when, is the same; the durability given up is lost
- * only in a crash of the PostgreSQL server, which no test outlives. On this shared machine the
- * waits for the disk were a large part of the PostgreSQL run (the fuzz test's requests, the bulk
- * writes, the uploads: a commit each). Test databases only: production connections keep the
- * server's setting.
+ * only in a crash of the PostgreSQL server, which no test outlives. The PostgreSQL run commits
+ * many times (the fuzz test's requests, the bulk writes, the uploads), each a wait for the disk,
+ * longer when other work shares it (ADR 015's addendum has the figures). Test databases only:
+ * production connections keep the server's setting.
  *
  * One thing a test can see does change: VACUUM marks a page all-visible only once the commits of
  * its rows are on disk, so right after an asynchronous commit it leaves the visibility map (and
