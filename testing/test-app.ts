@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import pg from "pg";
+import { sql } from "kysely";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../server/app.js";
 import { loadConfig, readTestEnv, type Config } from "../server/config.js";
@@ -18,6 +19,34 @@ export interface TestDatabase {
   url: string;
   kind: "sqlite" | "postgres";
   drop(): Promise<void>;
+}
+
+/**
+ * A test database's commits do not wait for their WAL to reach the disk (synchronous_commit off,
+ * set on the database, so for every connection to it: the app's pool and the test's own). What a
+ * commit makes visible to other sessions, and when, is the same; the durability given up is lost
+ * only in a crash of the PostgreSQL server, which no test outlives. The PostgreSQL run commits
+ * many times (the fuzz test's requests, the bulk writes, the uploads), each a wait for the disk,
+ * longer when other work shares it (ADR 015's addendum has the figures). Test databases only:
+ * production connections keep the server's setting.
+ *
+ * One thing a test can see does change: VACUUM marks a page all-visible only once the commits of
+ * its rows are on disk, so right after an asynchronous commit it leaves the visibility map (and
+ * with it reltuples) behind. A test that checks what VACUUM leaves asks for the server's setting
+ * ({ synchronousCommit: true }).
+ */
+export interface TestDatabaseOptions {
+  /** Keep the server's synchronous_commit (on) instead of turning it off for this database. */
+  synchronousCommit?: boolean;
+}
+
+async function applyTestSettings(
+  admin: pg.Client,
+  name: string,
+  options: TestDatabaseOptions,
+): Promise<void> {
+  if (options.synchronousCommit) return;
+  await admin.query(`alter database ${name} set synchronous_commit = off`);
 }
 
 /**
@@ -49,6 +78,7 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
         }
       }
       await admin.query(`create database ${name}`);
+      await applyTestSettings(admin, name, {});
     } finally {
       await admin.end();
     }
@@ -57,6 +87,11 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
     const db = createDatabase({ kind: "postgres", url: url.toString() });
     try {
       await migrateToLatest(db);
+      // A VACUUM of the freshly migrated template (some 30 ms) makes each copy of it about 40 ms
+      // instead of 150 to 450 ms for the first copies of one left as the migrations wrote it
+      // (measured here), and a PostgreSQL run makes some 900 copies. It gathers no statistics
+      // (no ANALYZE): a copy's tables are as unanalyzed as a newly migrated database's.
+      await sql`vacuum`.execute(db);
     } finally {
       await db.destroy();
     }
@@ -76,7 +111,7 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = readTestEnv().databaseUrl;
   if (serverUrl && /^postgres(ql)?:\/\//.test(serverUrl)) {
     const name = `ets_test_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -86,6 +121,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.connect();
       try {
         await admin.query(`create database ${name} template ${source}`);
+        // A copy does not take its template's settings (they belong to the database's name).
+        await applyTestSettings(admin, name, options);
       } finally {
         await admin.end();
       }
@@ -154,8 +191,9 @@ export interface TestApp {
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
+  databaseOptions: TestDatabaseOptions = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(databaseOptions);
   // Uploads go to a folder of this test's own unless the test chose a store: never ./data.
   const filesDir =
     env.STORAGE_URL === undefined

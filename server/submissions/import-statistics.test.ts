@@ -16,7 +16,9 @@ let admin: TestUser;
 let nextIndexNumber = 30_000_000;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The server's synchronous_commit: VACUUM's visibility map, checked here, waits for commits to
+  // reach the disk (testing/test-app.ts, TestDatabaseOptions).
+  t = await createTestApp({}, {}, { synchronousCommit: true });
   admin = await createUser(t.db, "admin");
 });
 afterAll(async () => {
