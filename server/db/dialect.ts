@@ -247,6 +247,14 @@ function searchableText(term: string): string {
   return term.replace(/\p{Cc}/gu, "");
 }
 
+/**
+ * SQLite: the term as one FTS5 phrase, its double quotes doubled, so FTS5's query syntax is taken
+ * literally; over the trigram tokenizer a phrase matches the term as a substring, case-folded.
+ */
+function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
 /** Whether the search index answers this term (it has a trigram), rather than a table scan. */
 export function searchIndexServes(term: string): boolean {
   return [...searchableText(term).trim()].length >= TRIGRAM_MIN_LENGTH;
@@ -266,7 +274,7 @@ export function submissionSearchCondition(db: Kysely<any>, term: string): RawBui
   }
   if (searchIndexServes(text)) {
     // An FTS5 phrase over the trigram tokenizer matches the term as a substring, case-folded.
-    const phrase = `"${text.replace(/"/g, '""')}"`;
+    const phrase = ftsPhrase(text);
     return sql<SqlBool>`submissions.id in (select rowid from submissions_search where submissions_search match ${phrase})`;
   }
   // SQLite's LIKE ignores case (for ASCII letters, which is what names and index numbers use).
@@ -311,7 +319,7 @@ export async function countSearchIndexMatches(
   const text = searchableText(term).trim();
   if (dialectOf(db) === "sqlite") {
     if (!searchIndexServes(text)) return undefined;
-    const phrase = `"${text.replace(/"/g, '""')}"`;
+    const phrase = ftsPhrase(text);
     const { rows } = await sql<{ count: number }>`
       select count(*) as count from (
         select rowid from submissions_search where submissions_search match ${phrase} limit ${limit}
@@ -1045,7 +1053,7 @@ export function publicSearchCondition(db: Kysely<any>, term: string): RawBuilder
     return sql<SqlBool>`p.search_text like lower(${containsPattern(text)}) escape '\\'`;
   }
   if (searchIndexServes(text)) {
-    const phrase = `"${text.replace(/"/g, '""')}"`;
+    const phrase = ftsPhrase(text);
     return sql<SqlBool>`p.submission_id in (select rowid from publications_search where publications_search match ${phrase})`;
   }
   return publicSearchRowByRow(db, term);
@@ -1071,7 +1079,7 @@ export function publicSearchConditionAll(
       sql` and `,
     )})`;
   }
-  const query = texts.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
+  const query = texts.map(ftsPhrase).join(" AND ");
   return sql<SqlBool>`p.submission_id in (select rowid from publications_search where publications_search match ${query})`;
 }
 
@@ -1105,9 +1113,7 @@ export async function countPublicSearchWithKeyword(
       ) as capped`.execute(db);
     return Number(rows[0]?.count ?? 0);
   }
-  const query = [term, keyword]
-    .map((t) => `"${searchableText(t).replace(/"/g, '""')}"`)
-    .join(" AND ");
+  const query = [term, keyword].map((t) => ftsPhrase(searchableText(t))).join(" AND ");
   const { rows } = await sql<{ count: number }>`
     select count(*) as count from (
       select f.rowid from publications_search f
@@ -1153,7 +1159,7 @@ export function publicSearchRowByRow(db: Kysely<any>, term: string): RawBuilder<
 export function publicSearchInRange(db: Kysely<any>, term: string): RawBuilder<SqlBool> {
   const text = searchableText(term);
   if (dialectOf(db) === "sqlite" && searchIndexServes(text)) {
-    const phrase = `"${text.replace(/"/g, '""')}"`;
+    const phrase = ftsPhrase(text);
     return sql<SqlBool>`+p.submission_id in (select rowid from publications_search where publications_search match ${phrase})`;
   }
   return publicSearchRowByRow(db, term);
@@ -1191,7 +1197,7 @@ export async function countPublicSearchMatches(
       ) as capped`.execute(db);
     return Number(rows[0]?.count ?? 0);
   }
-  const phrase = `"${text.replace(/"/g, '""')}"`;
+  const phrase = ftsPhrase(text);
   const { rows } = await sql<{ count: number }>`
     select count(*) as count from (
       select rowid from publications_search where publications_search match ${phrase} limit ${limit}

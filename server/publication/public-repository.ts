@@ -283,28 +283,23 @@ export async function listPublicTheses(
   if (words !== undefined) {
     const matched = await countPublicWordMatches(db, words, totalCap + 1);
     const ids = matched > offset ? await publicWordMatchesPage(db, words, pageSize, offset) : [];
-    const rows =
-      ids.length === 0
-        ? []
-        : await inListOrder(pageColumns(listed(db).where("p.submission_id", "in", ids))).execute();
-    return pageOf(rows, matched, totalCap);
+    return pageOf(await pageByIds(db, ids), matched, totalCap);
   }
 
-  const indexTerm = text;
   // Within a programme, a common term: when the programme's theses (counted in its index range,
   // up to PROGRAMME_RANGE_LIMIT) are fewer than RANGE_PER_MATCH times the term's matches, its
   // theses are tested rather than the term's matches looked up; the term is counted far enough
   // to tell.
   const programmeSize =
-    query.programme && indexTerm !== undefined
+    query.programme && text !== undefined
       ? await countRows(db, listedPublications(db, query.programme), PROGRAMME_RANGE_LIMIT + 1)
       : undefined;
   const rangeServes = programmeSize !== undefined && programmeSize <= PROGRAMME_RANGE_LIMIT;
   const termCount =
-    indexTerm !== undefined
+    text !== undefined
       ? await countPublicSearchMatches(
           db,
-          indexTerm,
+          text,
           Math.max(totalCap + 1, rangeServes ? Math.floor(programmeSize / RANGE_PER_MATCH) + 1 : 0),
         )
       : undefined;
@@ -343,24 +338,16 @@ export async function listPublicTheses(
   else if (inRange) {
     // The programme's range read in the list's order, its theses tested, to the page: no bound
     // needed, the range being smaller than the term's matches; the page's columns after, by id.
-    const found = await walkListOrder(db, query, undefined, pageSize, offset, "range");
-    rows =
-      found.length === 0
-        ? []
-        : await inListOrder(
-            pageColumns(listed(db).where("p.submission_id", "in", found)),
-          ).execute();
+    rows = await pageByIds(
+      db,
+      await walkListOrder(db, query, undefined, pageSize, offset, "range"),
+    );
   } else if (matched <= fewMatches) rows = await matchesFirst();
   else if (text !== undefined && !isAsciiTerm(text))
     rows = await page(matching(db, query.programme, indexed));
   else {
     const walked = await walkListOrder(db, query, walkRows + offset, pageSize, offset, "row");
-    rows =
-      walked.length >= expected
-        ? await inListOrder(
-            pageColumns(listed(db).where("p.submission_id", "in", walked)),
-          ).execute()
-        : await matchesFirst();
+    rows = walked.length >= expected ? await pageByIds(db, walked) : await matchesFirst();
   }
   return pageOf(rows, matched, totalCap);
 }
